@@ -1,0 +1,226 @@
+using Sharc.Format;
+
+namespace Sharc;
+
+internal enum ReaderMode
+{
+    /// <summary>A rowid table's b-tree.</summary>
+    RowIdTable,
+    /// <summary>A WITHOUT ROWID table: an index b-tree keyed by the primary key.</summary>
+    WithoutRowId,
+    /// <summary>An index's entries, as stored.</summary>
+    Index,
+}
+
+internal enum ColumnKind : byte
+{
+    Field,
+    RowId,
+    Virtual,
+}
+
+/// <summary>Where one output column of a reader comes from.</summary>
+internal sealed class ColumnSource
+{
+    public required string Name { get; init; }
+    public ColumnKind Kind { get; init; }
+    /// <summary>The record field that holds the column.</summary>
+    public int Field { get; init; }
+    /// <summary>The value used when the record has fewer fields (a column added by ALTER TABLE ADD COLUMN).</summary>
+    public object? Default { get; init; }
+    public SharcColumn? Column { get; init; }
+}
+
+/// <summary>
+/// What a reader reads, worked out once from the schema: which b-tree, which record field each requested
+/// column lives in, and how keys compare for seeks.
+/// </summary>
+internal sealed class ReaderPlan
+{
+    public required ReaderMode Mode { get; init; }
+    public required uint Root { get; init; }
+    public required string Name { get; init; }
+    public SharcTable? Table { get; init; }
+    public SharcIndex? Index { get; init; }
+    public required ColumnSource[] Columns { get; init; }
+    /// <summary>Collation of each key field, for seeks (index entries and WITHOUT ROWID primary keys).</summary>
+    public Collation[] KeyCollations { get; init; } = [];
+    public bool[] KeyDescending { get; init; } = [];
+    /// <summary>A key collation Sharc does not implement, which makes key seeks impossible; null when all are known.</summary>
+    public string? UnsupportedCollation { get; init; }
+    public int FieldCountHint { get; init; }
+
+    public static ReaderPlan Create(SharcDatabase db, string name, string[] columns)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        var schema = db.Schema;
+        var table = schema.FindTable(name);
+        if (table is not null) return ForTable(table, columns);
+        var index = schema.FindIndex(name);
+        if (index is not null) return ForIndex(schema.GetTable(index.TableName), index, columns);
+        if (schema.FindView(name) is not null)
+            throw new SharcException($"{name} is a view: reading views needs the SQL engine (Query), not a b-tree reader");
+        throw new SharcException($"no such table or index: {name}");
+    }
+
+    public static ReaderPlan ForTable(SharcTable table, string[] columns)
+    {
+        if (table.IsVirtual)
+            throw new SharcException($"{table.Name} is a virtual table: its rows belong to a module Sharc does not implement");
+        int[] fieldOf = TableFieldMap(table);
+        var all = new List<ColumnSource>(table.Columns.Count);
+        foreach (var c in table.Columns)
+        {
+            all.Add(new ColumnSource
+            {
+                Name = c.Name,
+                Kind = c.IsRowIdAlias ? ColumnKind.RowId : c.Generated == SharcGeneratedKind.Virtual ? ColumnKind.Virtual : ColumnKind.Field,
+                Field = fieldOf[c.Ordinal],
+                Default = c.DefaultValue,
+                Column = c,
+            });
+        }
+        var selected = Select(all, columns, table.IsWithoutRowId ? null : "rowid", table.Name);
+
+        Collation[] colls = [];
+        bool[] desc = [];
+        string? unsupported = null;
+        if (table.IsWithoutRowId)
+        {
+            colls = new Collation[table.PrimaryKey.Count];
+            desc = new bool[table.PrimaryKey.Count];
+            for (int i = 0; i < colls.Length; i++)
+            {
+                string coll = i < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[i] : "BINARY";
+                if (!CollationCompare.TryParse(coll, out colls[i])) unsupported ??= coll;
+                desc[i] = i < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[i];
+            }
+        }
+        return new ReaderPlan
+        {
+            Mode = table.IsWithoutRowId ? ReaderMode.WithoutRowId : ReaderMode.RowIdTable,
+            Root = table.RootPage,
+            Name = table.Name,
+            Table = table,
+            Columns = selected,
+            KeyCollations = colls,
+            KeyDescending = desc,
+            UnsupportedCollation = unsupported,
+            FieldCountHint = table.Columns.Count,
+        };
+    }
+
+    public static ReaderPlan ForIndex(SharcTable table, SharcIndex index, string[] columns)
+    {
+        var all = new List<ColumnSource>();
+        var colls = new List<Collation>();
+        var desc = new List<bool>();
+        string? unsupported = null;
+        foreach (var k in index.Columns)
+        {
+            string colName = k.Name ?? k.ExpressionSql ?? $"expr{all.Count}";
+            all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count });
+            if (!CollationCompare.TryParse(k.Collation, out var c)) unsupported ??= k.Collation;
+            colls.Add(c);
+            desc.Add(k.IsDescending);
+        }
+        foreach (int ordinal in IndexSuffix(table, index))
+        {
+            string colName = ordinal < 0 ? "rowid" : table.Columns[ordinal].Name;
+            all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count });
+            if (ordinal < 0)
+            {
+                colls.Add(Collation.Binary);
+                desc.Add(false);
+            }
+            else
+            {
+                int pkPos = IndexOf(table.PrimaryKey, ordinal);
+                string coll = pkPos >= 0 && pkPos < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[pkPos] : "BINARY";
+                if (!CollationCompare.TryParse(coll, out var c)) unsupported ??= coll;
+                colls.Add(c);
+                desc.Add(pkPos >= 0 && pkPos < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[pkPos]);
+            }
+        }
+        return new ReaderPlan
+        {
+            Mode = ReaderMode.Index,
+            Root = index.RootPage,
+            Name = index.Name,
+            Table = table,
+            Index = index,
+            Columns = Select(all, columns, null, index.Name),
+            KeyCollations = [.. colls],
+            KeyDescending = [.. desc],
+            UnsupportedCollation = unsupported,
+            FieldCountHint = all.Count,
+        };
+    }
+
+    /// <summary>
+    /// The table columns an index entry carries after its declared keys: the rowid (-1) for a rowid table, or the
+    /// primary-key columns not already among the keys for a WITHOUT ROWID table.
+    /// </summary>
+    public static List<int> IndexSuffix(SharcTable table, SharcIndex index)
+    {
+        var suffix = new List<int>();
+        if (!table.IsWithoutRowId)
+        {
+            suffix.Add(-1);
+            return suffix;
+        }
+        foreach (int pk in table.PrimaryKey)
+        {
+            bool present = false;
+            foreach (var k in index.Columns)
+                if (k.TableOrdinal == pk) { present = true; break; }
+            if (!present) suffix.Add(pk);
+        }
+        return suffix;
+    }
+
+    /// <summary>
+    /// Record field of each table column. Rowid tables store every non-virtual column in declaration order
+    /// (the INTEGER PRIMARY KEY as NULL); WITHOUT ROWID tables store the primary key first, then the rest.
+    /// </summary>
+    public static int[] TableFieldMap(SharcTable table)
+    {
+        var map = new int[table.Columns.Count];
+        int next = 0;
+        if (table.IsWithoutRowId)
+        {
+            Array.Fill(map, -1);
+            foreach (int pk in table.PrimaryKey) map[pk] = next++;
+            foreach (var c in table.Columns)
+                if (map[c.Ordinal] < 0 && c.Generated != SharcGeneratedKind.Virtual) map[c.Ordinal] = next++;
+            return map;
+        }
+        foreach (var c in table.Columns)
+            map[c.Ordinal] = c.Generated == SharcGeneratedKind.Virtual ? -1 : next++;
+        return map;
+    }
+
+    private static ColumnSource[] Select(List<ColumnSource> all, string[] names, string? rowIdName, string owner)
+    {
+        if (names is null || names.Length == 0) return [.. all];
+        var result = new ColumnSource[names.Length];
+        for (int i = 0; i < names.Length; i++)
+        {
+            string n = names[i] ?? throw new ArgumentNullException(nameof(names));
+            ColumnSource? found = null;
+            foreach (var c in all)
+                if (string.Equals(c.Name, n, StringComparison.OrdinalIgnoreCase)) { found = c; break; }
+            if (found is null && rowIdName is not null &&
+                (n.Equals("rowid", StringComparison.OrdinalIgnoreCase) || n.Equals("oid", StringComparison.OrdinalIgnoreCase) || n.Equals("_rowid_", StringComparison.OrdinalIgnoreCase)))
+                found = new ColumnSource { Name = n, Kind = ColumnKind.RowId };
+            result[i] = found ?? throw new SharcException($"no such column: {n} (in {owner})");
+        }
+        return result;
+    }
+
+    private static int IndexOf(IReadOnlyList<int> list, int value)
+    {
+        for (int i = 0; i < list.Count; i++) if (list[i] == value) return i;
+        return -1;
+    }
+}

@@ -1,0 +1,241 @@
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using System.Text;
+using Sharc.Format;
+
+namespace Sharc;
+
+public partial class SharcDataReader
+{
+    /// <summary>One value as stored: its class, and its number or its bytes (text in the database encoding).</summary>
+    private ref struct Raw
+    {
+        public SharcColumnType Type;
+        public long Integer;
+        public double Real;
+        public ReadOnlySpan<byte> Bytes;
+    }
+
+    private byte[] _scratch = new byte[64];
+    private byte[]?[]? _defaultBytes;
+
+    /// <summary>The storage class of the value in column <paramref name="ordinal"/> of the current row.</summary>
+    public SharcColumnType GetColumnType(int ordinal) => GetRaw(ordinal).Type;
+
+    /// <summary>True when the value in column <paramref name="ordinal"/> is NULL.</summary>
+    public bool IsNull(int ordinal) => GetRaw(ordinal).Type == SharcColumnType.Null;
+
+    /// <summary>
+    /// The value as a 64-bit integer, converted as SQLite's sqlite3_column_int64 does: reals truncate toward zero
+    /// (saturating), text yields its leading integer, NULL yields 0.
+    /// </summary>
+    public long GetInt64(int ordinal)
+    {
+        var v = GetRaw(ordinal);
+        return v.Type switch
+        {
+            SharcColumnType.Integer => v.Integer,
+            SharcColumnType.Real => ValueConvert.RealToInt64(v.Real),
+            SharcColumnType.Text => ValueConvert.TextToInt64(Utf8Of(v.Bytes)),
+            SharcColumnType.Blob => ValueConvert.TextToInt64(v.Bytes),
+            _ => 0,
+        };
+    }
+
+    /// <summary>The value as a 32-bit integer: the low 32 bits of <see cref="GetInt64"/>, as sqlite3_column_int returns.</summary>
+    public int GetInt32(int ordinal) => unchecked((int)GetInt64(ordinal));
+
+    /// <summary>The value as a double, converted as sqlite3_column_double does (text yields its leading number, NULL 0.0).</summary>
+    public double GetDouble(int ordinal)
+    {
+        var v = GetRaw(ordinal);
+        return v.Type switch
+        {
+            SharcColumnType.Real => v.Real,
+            SharcColumnType.Integer => v.Integer,
+            SharcColumnType.Text => ValueConvert.TextToDouble(Utf8Of(v.Bytes)),
+            SharcColumnType.Blob => ValueConvert.TextToDouble(v.Bytes),
+            _ => 0.0,
+        };
+    }
+
+    /// <summary>
+    /// The value as a string (allocates), or null for NULL. Numbers are rendered as SQLite renders them
+    /// (reals with 15 significant digits, always with a decimal point or exponent); blobs are read as text.
+    /// </summary>
+    public string? GetString(int ordinal)
+    {
+        var v = GetRaw(ordinal);
+        return v.Type switch
+        {
+            SharcColumnType.Null => null,
+            SharcColumnType.Integer => v.Integer.ToString(CultureInfo.InvariantCulture),
+            SharcColumnType.Real => ValueConvert.RealToText(v.Real),
+            _ => TextCodec.For(_encoding).GetString(v.Bytes),
+        };
+    }
+
+    /// <summary>
+    /// The value as UTF-8 bytes, without allocating: text stored as UTF-8 is returned in place; UTF-16 text and
+    /// numbers are converted into a buffer the reader reuses. Valid until the reader moves or the next call that
+    /// converts. Empty for NULL.
+    /// </summary>
+    public ReadOnlySpan<byte> GetUtf8Span(int ordinal)
+    {
+        var v = GetRaw(ordinal);
+        switch (v.Type)
+        {
+            case SharcColumnType.Null:
+                return default;
+            case SharcColumnType.Integer:
+            {
+                EnsureScratch(24);
+                v.Integer.TryFormat(_scratch, out int n, default, CultureInfo.InvariantCulture);
+                return new ReadOnlySpan<byte>(_scratch, 0, n);
+            }
+            case SharcColumnType.Real:
+            {
+                EnsureScratch(40);
+                int n = ValueConvert.FormatReal(v.Real, _scratch);
+                return new ReadOnlySpan<byte>(_scratch, 0, n);
+            }
+            case SharcColumnType.Text:
+                return Utf8Of(v.Bytes);
+            default:
+                return v.Bytes;
+        }
+    }
+
+    /// <summary>
+    /// The stored bytes of a BLOB or TEXT value (text in the database encoding), without allocating; numbers as
+    /// their UTF-8 text, as sqlite3_column_blob gives them. Empty for NULL.
+    /// </summary>
+    public ReadOnlySpan<byte> GetBlobSpan(int ordinal)
+    {
+        var v = GetRaw(ordinal);
+        return v.Type is SharcColumnType.Blob or SharcColumnType.Text ? v.Bytes : GetUtf8Span(ordinal);
+    }
+
+    /// <summary>A copy of <see cref="GetBlobSpan"/>, or null for NULL.</summary>
+    public byte[]? GetBytes(int ordinal) => IsNull(ordinal) ? null : GetBlobSpan(ordinal).ToArray();
+
+    /// <summary>The value as stored: null, <see cref="long"/>, <see cref="double"/>, <see cref="string"/> or byte[] (allocates).</summary>
+    public object? GetValue(int ordinal)
+    {
+        var v = GetRaw(ordinal);
+        return v.Type switch
+        {
+            SharcColumnType.Null => null,
+            SharcColumnType.Integer => v.Integer,
+            SharcColumnType.Real => v.Real,
+            SharcColumnType.Text => TextCodec.For(_encoding).GetString(v.Bytes),
+            _ => v.Bytes.ToArray(),
+        };
+    }
+
+    private Raw GetRaw(int ordinal)
+    {
+        EnsureRow();
+        var col = Column(ordinal);
+        Raw raw = default;
+        switch (col.Kind)
+        {
+            case ColumnKind.RowId:
+                raw.Type = SharcColumnType.Integer;
+                raw.Integer = RowId;
+                return raw;
+            case ColumnKind.Virtual:
+                throw new SharcException($"column {col.Name} is a VIRTUAL generated column: computing it needs the SQL expression engine, which this reader does not have");
+        }
+
+        var cursor = RowCursor;
+        int headerSize = _layout.HeaderSize(cursor.GetPayload(9));
+        if (!_layout.TryGetField(col.Field, cursor.GetPayload(headerSize), out long type, out int offset, out int size))
+            return DefaultOf(ordinal, col);
+        if (type == 0) return raw;
+        var bytes = cursor.GetPayload(offset + size).Slice(offset, size);
+        if (type <= 6 || type is 8 or 9)
+        {
+            raw.Type = SharcColumnType.Integer;
+            raw.Integer = SerialType.ReadInteger(type, bytes);
+        }
+        else if (type == 7)
+        {
+            double d = SerialType.ReadReal(bytes);
+            // SQLite never stores NaN; it reads back as NULL.
+            if (double.IsNaN(d)) return raw;
+            raw.Type = SharcColumnType.Real;
+            raw.Real = d;
+        }
+        else
+        {
+            raw.Type = (type & 1) == 0 ? SharcColumnType.Blob : SharcColumnType.Text;
+            raw.Bytes = bytes;
+        }
+        return raw;
+    }
+
+    private Raw DefaultOf(int ordinal, ColumnSource col)
+    {
+        Raw raw = default;
+        switch (col.Default)
+        {
+            case null:
+                break;
+            case long l:
+                raw.Type = SharcColumnType.Integer;
+                raw.Integer = l;
+                break;
+            case double d:
+                raw.Type = SharcColumnType.Real;
+                raw.Real = d;
+                break;
+            case string s:
+                raw.Type = SharcColumnType.Text;
+                raw.Bytes = DefaultText(ordinal, s);
+                break;
+            case byte[] b:
+                raw.Type = SharcColumnType.Blob;
+                raw.Bytes = b;
+                break;
+            default:
+                throw new SharcException($"column {col.Name} has a default of unexpected type {col.Default.GetType().Name}");
+        }
+        return raw;
+    }
+
+    private byte[] DefaultText(int ordinal, string text)
+    {
+        _defaultBytes ??= new byte[]?[_columns.Length];
+        return _defaultBytes[ordinal] ??= TextCodec.For(_encoding).GetBytes(text);
+    }
+
+    /// <summary>Text bytes as UTF-8: in place for UTF-8 databases, converted into the scratch buffer otherwise.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ReadOnlySpan<byte> Utf8Of(ReadOnlySpan<byte> text)
+    {
+        if (_encoding == SharcTextEncoding.Utf8) return text;
+        return Transcode(text);
+    }
+
+    private ReadOnlySpan<byte> Transcode(ReadOnlySpan<byte> utf16)
+    {
+        var codec = TextCodec.For(_encoding);
+        // Each UTF-16 code unit becomes at most 3 UTF-8 bytes.
+        EnsureScratch(utf16.Length / 2 * 3 + 4);
+        int chars = codec.GetCharCount(utf16);
+        char[]? rented = null;
+        Span<char> tmp = chars <= 512 ? stackalloc char[512] : (rented = System.Buffers.ArrayPool<char>.Shared.Rent(chars));
+        int nc = codec.GetChars(utf16, tmp);
+        int needed = Encoding.UTF8.GetByteCount(tmp[..nc]);
+        EnsureScratch(needed);
+        int nb = Encoding.UTF8.GetBytes(tmp[..nc], _scratch);
+        if (rented is not null) System.Buffers.ArrayPool<char>.Shared.Return(rented);
+        return new ReadOnlySpan<byte>(_scratch, 0, nb);
+    }
+
+    private void EnsureScratch(int n)
+    {
+        if (_scratch.Length < n) _scratch = new byte[Math.Max(n, _scratch.Length * 2)];
+    }
+}

@@ -1,0 +1,190 @@
+using System.Runtime.CompilerServices;
+using Sharc.BTree;
+using Sharc.Format;
+
+namespace Sharc;
+
+/// <summary>
+/// A forward cursor over the rows of a table (or the entries of an index), with seeks. Values are decoded lazily
+/// from the stored record: columns you do not read are never decoded, and span getters return the stored bytes
+/// without allocating. One reader must be used by one thread at a time.
+/// </summary>
+public partial class SharcDataReader : IDisposable
+{
+    private enum State : byte
+    {
+        BeforeFirst,
+        OnRow,
+        /// <summary>Positioned on a row that the next Read() returns (after a seek that found no exact match).</summary>
+        Pending,
+        AfterEnd,
+    }
+
+    private readonly SharcDatabase _db;
+    private readonly ReaderPlan _plan;
+    private readonly ColumnSource[] _columns;
+    private readonly BTreeCursor _cursor;
+    private readonly RecordLayout _layout;
+    private readonly SharcTextEncoding _encoding;
+    private State _state;
+    private bool _disposed;
+
+    internal SharcDataReader(SharcDatabase db, ReaderPlan plan)
+    {
+        _db = db;
+        _plan = plan;
+        _columns = plan.Columns;
+        _encoding = db.TextEncoding;
+        _cursor = new BTreeCursor(db.Source, plan.Root, db.Header.UsableSize, isIndex: plan.Mode != ReaderMode.RowIdTable);
+        _layout = new RecordLayout(plan.FieldCountHint + 1);
+    }
+
+    /// <summary>The number of columns the reader returns.</summary>
+    public int FieldCount => _columns.Length;
+
+    /// <summary>The table (or index) being read.</summary>
+    public string SourceName => _plan.Name;
+
+    /// <summary>The name of column <paramref name="ordinal"/>.</summary>
+    public string GetName(int ordinal) => Column(ordinal).Name;
+
+    /// <summary>The ordinal of the column named <paramref name="name"/> (case-insensitive), or -1.</summary>
+    public int GetOrdinal(string name)
+    {
+        for (int i = 0; i < _columns.Length; i++)
+            if (string.Equals(_columns[i].Name, name, StringComparison.OrdinalIgnoreCase)) return i;
+        return -1;
+    }
+
+    /// <summary>The declared type of column <paramref name="ordinal"/> ("" for index fields and the rowid).</summary>
+    public string GetDeclaredType(int ordinal) => Column(ordinal).Column?.DeclaredType ?? "";
+
+    /// <summary>True when positioned on a row (after a successful <see cref="Read"/> or <see cref="Seek"/>).</summary>
+    public bool HasRow => _state == State.OnRow;
+
+    /// <summary>Advances to the next row; false when there are no more.</summary>
+    public bool Read()
+    {
+        switch (_state)
+        {
+            case State.BeforeFirst:
+                return Land(_indexCursor is null ? _cursor.MoveFirst() : _indexCursor.MoveFirst() && FollowIndex());
+            case State.Pending:
+                _state = State.OnRow;
+                _layout.Reset(RowCursor.PayloadSize, RowCursor.CurrentPage);
+                return true;
+            case State.OnRow:
+                return Land(_indexCursor is null ? _cursor.MoveNext() : _indexCursor.MoveNext() && FollowIndex());
+            default:
+                ThrowIfDisposed();
+                return false;
+        }
+    }
+
+    /// <summary>
+    /// Positions on the row with this rowid and returns true. When there is none, returns false and the next
+    /// <see cref="Read"/> returns the first row with a larger rowid. Only for rowid tables.
+    /// </summary>
+    public bool Seek(long rowId)
+    {
+        ThrowIfDisposed();
+        if (_plan.Mode != ReaderMode.RowIdTable)
+            throw new InvalidOperationException($"{_plan.Name} has no rowid: seek it by key with SeekKey");
+        _indexCursor = null;
+        bool found = _cursor.SeekRowId(rowId);
+        SettleAfterSeek(found);
+        return found;
+    }
+
+    /// <summary>The rowid of the current row (of the table row, when reading a rowid table or through an index).</summary>
+    public long RowId
+    {
+        get
+        {
+            EnsureRow();
+            if (_plan.Mode == ReaderMode.RowIdTable) return _cursor.RowId;
+            if (_plan.Mode == ReaderMode.Index && !_plan.Table!.IsWithoutRowId) return ReadLastFieldAsInteger();
+            throw new InvalidOperationException($"{_plan.Name} belongs to a WITHOUT ROWID table: rows have no rowid");
+        }
+    }
+
+    private BTreeCursor RowCursor
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _cursor;
+    }
+
+    private bool Land(bool positioned)
+    {
+        if (positioned)
+        {
+            _state = State.OnRow;
+            _layout.Reset(RowCursor.PayloadSize, RowCursor.CurrentPage);
+            return true;
+        }
+        _state = State.AfterEnd;
+        return false;
+    }
+
+    private void SettleAfterSeek(bool found)
+    {
+        if (found)
+        {
+            _state = State.OnRow;
+            _layout.Reset(RowCursor.PayloadSize, RowCursor.CurrentPage);
+        }
+        else
+        {
+            _state = RowCursor.IsValid ? State.Pending : State.AfterEnd;
+        }
+    }
+
+    /// <summary>Goes back to before the first row, keeping every buffer for reuse.</summary>
+    private protected void Rewind()
+    {
+        ThrowIfDisposed();
+        _indexCursor = null;
+        _state = State.BeforeFirst;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ColumnSource Column(int ordinal)
+    {
+        if ((uint)ordinal >= (uint)_columns.Length) ThrowHelper.ColumnOutOfRange(ordinal, _columns.Length);
+        return _columns[ordinal];
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnsureRow()
+    {
+        if (_state != State.OnRow) NotOnRow();
+    }
+
+    private void NotOnRow()
+    {
+        ThrowIfDisposed();
+        ThrowHelper.NoCurrentRow();
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (_disposed) ThrowHelper.Disposed(GetType().Name);
+    }
+
+    /// <summary>Releases the pages the reader holds.</summary>
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Releases the reader's pages.</summary>
+    protected virtual void Dispose(bool disposing)
+    {
+        if (_disposed) return;
+        _disposed = true;
+        _cursor.Dispose();
+        _indexCursorStore?.Dispose();
+        _state = State.AfterEnd;
+    }
+}

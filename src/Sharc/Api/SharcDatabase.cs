@@ -1,0 +1,200 @@
+using Sharc.Format;
+using Sharc.Schema;
+using Sharc.Storage;
+using Sharc.Storage.Journal;
+using Sharc.Storage.Wal;
+
+namespace Sharc;
+
+/// <summary>
+/// An open SQLite database. Thread-safety: a <see cref="SharcDatabase"/> may be shared by many threads, each with its
+/// own readers; a single reader must be used by one thread at a time. The database is read as the snapshot that was
+/// committed when it was opened (including committed WAL frames); reopen to see later commits.
+/// </summary>
+public sealed class SharcDatabase : IDisposable
+{
+    private readonly IPageSource _source;
+    private bool _disposed;
+
+    private SharcDatabase(IPageSource source, DatabaseHeader header, string? path)
+    {
+        _source = source;
+        Header = header;
+        Path = path;
+        Schema = SchemaLoader.Load(source, header);
+    }
+
+    /// <summary>The file path, or null for a database opened from memory.</summary>
+    public string? Path { get; }
+
+    /// <summary>The database header (from the newest committed page 1).</summary>
+    public DatabaseHeader Header { get; }
+
+    /// <summary>The schema read from sqlite_schema.</summary>
+    public SharcSchema Schema { get; }
+
+    /// <summary>The page size in bytes.</summary>
+    public int PageSize => _source.PageSize;
+
+    /// <summary>The number of pages in the database.</summary>
+    public uint PageCount => _source.PageCount;
+
+    /// <summary>The text encoding of the database.</summary>
+    public SharcTextEncoding TextEncoding => Header.TextEncoding;
+
+    internal IPageSource Source
+    {
+        get
+        {
+            if (_disposed) ThrowHelper.Disposed(nameof(SharcDatabase));
+            return _source;
+        }
+    }
+
+    /// <summary>
+    /// Opens a database file for reading. A -wal file beside it is honoured (committed frames only); a hot
+    /// rollback journal is recovered in memory (see <see cref="SharcOpenOptions.HotJournal"/>).
+    /// </summary>
+    /// <exception cref="SharcFormatException">The file is not a SQLite format 3 database.</exception>
+    /// <exception cref="SharcCorruptException">The header or schema is malformed.</exception>
+    public static SharcDatabase Open(string path, SharcOpenOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        options ??= new SharcOpenOptions();
+        var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        FilePageSource? source = null;
+        try
+        {
+            long length = RandomAccess.GetLength(file);
+            Span<byte> first = stackalloc byte[DatabaseHeader.Size];
+            int got = length == 0 ? 0 : RandomAccess.Read(file, first, 0);
+            if (length == 0)
+            {
+                file.Dispose();
+                return OpenEmpty(path);
+            }
+            var fileHeader = DatabaseHeader.Parse(first[..got]);
+            int pageSize = fileHeader.PageSize;
+
+            HotJournal? journal = null;
+            string journalPath = path + "-journal";
+            if (HotJournal.IsHot(journalPath))
+            {
+                if (options.HotJournal == HotJournalMode.Refuse)
+                    throw new SharcBusyException($"a hot rollback journal ({journalPath}) awaits recovery: a writer was interrupted mid-transaction");
+                using var jh = File.OpenHandle(journalPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+                journal = HotJournal.Read(jh, pageSize);
+            }
+
+            WalIndex? wal = null;
+            Microsoft.Win32.SafeHandles.SafeFileHandle? walFile = null;
+            string walPath = path + "-wal";
+            if (options.ReadWal && journal is null && File.Exists(walPath))
+            {
+                walFile = File.OpenHandle(walPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+                wal = WalIndex.Build(walFile, pageSize);
+                if (wal.IsEmpty)
+                {
+                    walFile.Dispose();
+                    walFile = null;
+                    wal = null;
+                }
+            }
+
+            uint filePages = (uint)Math.Min(uint.MaxValue, (length + pageSize - 1) / pageSize);
+            uint provisional = Math.Max(filePages, Math.Max(wal?.PageCount ?? 0, journal?.OriginalPageCount ?? 0));
+            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal);
+
+            // The current page 1 may come from the WAL or the journal rather than the file.
+            DatabaseHeader header = ReadHeader(source);
+            if (header.PageSize != pageSize)
+                ThrowHelper.Corrupt($"page 1 in the log says {header.PageSize}-byte pages but the file says {pageSize}", 1, 16);
+
+            uint pageCount;
+            if (wal is not null) pageCount = wal.PageCount;
+            else if (journal is not null && journal.OriginalPageCount > 0) pageCount = journal.OriginalPageCount;
+            else if (header.IsPageCountValid)
+            {
+                if (header.HeaderPageCount > filePages)
+                    ThrowHelper.Corrupt($"the header says {header.HeaderPageCount} pages but the file holds {filePages}", 1, 28);
+                pageCount = header.HeaderPageCount;
+            }
+            else pageCount = filePages;
+            source.SetPageCount(pageCount);
+
+            return new SharcDatabase(source, header, path);
+        }
+        catch
+        {
+            if (source is not null) source.Dispose();
+            else file.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Opens a database image held in memory (for example a file read with File.ReadAllBytes). The memory is not copied.</summary>
+    public static SharcDatabase OpenMemory(ReadOnlyMemory<byte> image)
+    {
+        if (image.Length == 0) return OpenEmpty(null);
+        var header = DatabaseHeader.Parse(image.Span[..Math.Min(image.Length, DatabaseHeader.Size)]);
+        int pageSize = header.PageSize;
+        uint imagePages = (uint)Math.Min(uint.MaxValue, ((long)image.Length + pageSize - 1) / pageSize);
+        uint pageCount = imagePages;
+        if (header.IsPageCountValid)
+        {
+            if (header.HeaderPageCount > imagePages)
+                ThrowHelper.Corrupt($"the header says {header.HeaderPageCount} pages but the image holds {imagePages}", 1, 28);
+            pageCount = header.HeaderPageCount;
+        }
+        return new SharcDatabase(new MemoryPageSource(image, pageSize, pageCount), header, null);
+    }
+
+    private static SharcDatabase OpenEmpty(string? path)
+    {
+        // SQLite treats a zero-length file as an empty database with default settings.
+        byte[] image = new byte[DatabaseHeader.Size];
+        "SQLite format 3\0"u8.CopyTo(image);
+        image[16] = 0x10; // 4096
+        image[18] = image[19] = 1;
+        image[21] = 64; image[22] = 32; image[23] = 32;
+        var header = DatabaseHeader.Parse(image);
+        return new SharcDatabase(new MemoryPageSource(Array.Empty<byte>(), 4096, 0), header, path);
+    }
+
+    private static DatabaseHeader ReadHeader(IPageSource source)
+    {
+        var page = source.Acquire(1);
+        try
+        {
+            return DatabaseHeader.Parse(page.Span);
+        }
+        finally
+        {
+            source.Release(page);
+        }
+    }
+
+    /// <summary>
+    /// Opens a forward reader over a table (all declared columns when <paramref name="columns"/> is empty) in storage
+    /// order — rowid order, or primary-key order for a WITHOUT ROWID table — or over an index's entries in index
+    /// order (key columns then the rowid or primary-key suffix). Column names are matched case-insensitively;
+    /// "rowid", "oid" and "_rowid_" name the rowid unless a real column has that name.
+    /// </summary>
+    public SharcDataReader CreateReader(string tableOrIndex, params string[] columns)
+        => new(this, ReaderPlan.Create(this, tableOrIndex, columns));
+
+    /// <summary>
+    /// Prepares a reader once for repeated use: <see cref="PreparedReader.Reset"/>, <see cref="SharcDataReader.Seek"/>
+    /// and scans reuse its buffers, so after warm-up they allocate nothing.
+    /// </summary>
+    public PreparedReader PrepareReader(string tableOrIndex, params string[] columns)
+        => new(this, ReaderPlan.Create(this, tableOrIndex, columns));
+
+    /// <summary>Closes the file. Readers still open over this database fail on their next page read.</summary>
+    public void Dispose()
+    {
+        if (_disposed) return;
+        _disposed = true;
+        _source.Dispose();
+    }
+}

@@ -1,0 +1,30 @@
+namespace Sharc;
+
+/// <summary>Options for <see cref="SharcDatabase.Open(string, SharcOpenOptions?)"/>.</summary>
+public sealed class SharcOpenOptions
+{
+    /// <summary>The most pages the cache keeps (pinned pages of live readers may briefly exceed it). Default 2000.</summary>
+    public int CachePages { get; init; } = 2000;
+
+    /// <summary>
+    /// When true (the default), a -wal file beside the database is read as SQLite reads it: its committed frames
+    /// take precedence over the database file. When false, the -wal file is ignored (the last checkpointed state).
+    /// </summary>
+    public bool ReadWal { get; init; } = true;
+
+    /// <summary>
+    /// What to do when a hot rollback journal lies beside the database (a writer crashed mid-transaction).
+    /// The default, <see cref="HotJournalMode.Recover"/>, serves the pages saved in the journal over the file,
+    /// which is exactly the state SQLite's rollback restores, without writing to either file.
+    /// </summary>
+    public HotJournalMode HotJournal { get; init; } = HotJournalMode.Recover;
+}
+
+/// <summary>How to treat a hot rollback journal found when opening a database.</summary>
+public enum HotJournalMode
+{
+    /// <summary>Read the database as of before the interrupted transaction (the journal's saved pages win).</summary>
+    Recover = 0,
+    /// <summary>Refuse to open, with <see cref="SharcBusyException"/>.</summary>
+    Refuse = 1,
+}

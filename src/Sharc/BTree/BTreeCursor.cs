@@ -1,0 +1,312 @@
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
+using Sharc.Storage;
+
+namespace Sharc.BTree;
+
+/// <summary>
+/// Walks one b-tree (table or index) in key order. Keeps a stack of pinned pages, one per level; for index
+/// b-trees the interior cells are entries too and are visited between their children, as SQLite orders them.
+/// Every walk is bounded: at most <see cref="MaxDepth"/> levels, and never more page visits than the database
+/// has pages, so cycles and shared subtrees in a corrupt file end in <see cref="SharcCorruptException"/>.
+/// </summary>
+internal sealed partial class BTreeCursor : IDisposable
+{
+    /// <summary>SQLite's own limit (BTCURSOR_MAX_DEPTH); a deeper tree is corrupt.</summary>
+    public const int MaxDepth = 20;
+
+    private struct Frame
+    {
+        public PageRef Page;
+        public BTreePageHeader Header;
+        /// <summary>Leaf: the current cell. Interior: the child being walked (CellCount means the right child).</summary>
+        public int Index;
+    }
+
+    private readonly IPageSource _source;
+    private readonly uint _root;
+    private readonly int _usable;
+    private readonly bool _isIndex;
+    private readonly uint _pageCount;
+    private readonly Frame[] _stack = new Frame[MaxDepth];
+    private int _held; // frames [0, _held) hold a pinned page (some may be above _depth, kept for reuse)
+    private int _depth = -1;
+    private long _visits;
+    private bool _valid;
+    private CellPayload _cell;
+    private bool _disposed;
+
+    public BTreeCursor(IPageSource source, uint root, int usableSize, bool isIndex)
+    {
+        _source = source;
+        _root = root;
+        _usable = usableSize;
+        _isIndex = isIndex;
+        _pageCount = source.PageCount;
+    }
+
+    public bool IsIndex => _isIndex;
+    public uint RootPage => _root;
+
+    /// <summary>True when positioned on an entry.</summary>
+    public bool IsValid => _valid;
+
+    /// <summary>The rowid of the current table entry.</summary>
+    public long RowId => _cell.RowId;
+
+    /// <summary>The size of the current entry's payload (record) in bytes.</summary>
+    public int PayloadSize => _cell.PayloadSize;
+
+    /// <summary>The page holding the current cell (for error messages).</summary>
+    public uint CurrentPage => _depth >= 0 ? _stack[_depth].Page.PageNumber : 0;
+
+    /// <summary>Positions on the first entry; false when the tree is empty.</summary>
+    public bool MoveFirst()
+    {
+        BeginWalk();
+        if (DescendLeftmost(_root)) return true;
+        return AdvanceFromExhaustedLeaf();
+    }
+
+    /// <summary>Moves to the next entry in key order; false at the end.</summary>
+    public bool MoveNext()
+    {
+        if (!_valid) return false;
+        ref Frame top = ref _stack[_depth];
+        if (top.Header.IsLeaf)
+        {
+            if (++top.Index < top.Header.CellCount)
+            {
+                ParseCell(ref top);
+                return true;
+            }
+            return AdvanceFromExhaustedLeaf();
+        }
+        // On an interior index entry: the next entries are in the subtree to its right.
+        top.Index++;
+        if (DescendLeftmost(ChildAt(ref top, top.Index))) return true;
+        return AdvanceFromExhaustedLeaf();
+    }
+
+    /// <summary>
+    /// Positions on the table entry with rowid <paramref name="rowId"/> and returns true; when there is none,
+    /// positions on the next larger rowid (or past the end) and returns false.
+    /// </summary>
+    public bool SeekRowId(long rowId)
+    {
+        BeginWalk();
+        uint page = _root;
+        while (true)
+        {
+            ref Frame f = ref Push(page);
+            var span = f.Page.Span;
+            int lo = 0, hi = f.Header.CellCount;
+            if (f.Header.IsLeaf)
+            {
+                while (lo < hi)
+                {
+                    int mid = (lo + hi) >>> 1;
+                    if (LeafRowId(ref f, span, mid) < rowId) lo = mid + 1;
+                    else hi = mid;
+                }
+                f.Index = lo;
+                if (lo < f.Header.CellCount)
+                {
+                    ParseCell(ref f);
+                    return _cell.RowId == rowId;
+                }
+                AdvanceFromExhaustedLeaf();
+                return false;
+            }
+            while (lo < hi)
+            {
+                int mid = (lo + hi) >>> 1;
+                int cell = f.Header.CellOffset(span, mid, f.Page.PageNumber, _usable);
+                if (CellParser.TableInteriorKey(span, cell, _usable, f.Page.PageNumber) < rowId) lo = mid + 1;
+                else hi = mid;
+            }
+            f.Index = lo;
+            page = ChildAt(ref f, lo);
+        }
+    }
+
+    /// <summary>
+    /// Positions on the first index entry whose key is not less than the search key described by
+    /// <paramref name="comparer"/> (a lower bound). Returns false when every entry is smaller.
+    /// </summary>
+    public bool SeekKey<TComparer>(ref TComparer comparer) where TComparer : struct, IRecordComparer
+    {
+        BeginWalk();
+        uint page = _root;
+        while (true)
+        {
+            ref Frame f = ref Push(page);
+            int lo = 0, hi = f.Header.CellCount;
+            while (lo < hi)
+            {
+                int mid = (lo + hi) >>> 1;
+                f.Index = mid;
+                ParseCell(ref f);
+                if (comparer.CompareRecordToKey(GetPayload(_cell.PayloadSize)) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            f.Index = lo;
+            if (f.Header.IsLeaf)
+            {
+                if (lo < f.Header.CellCount)
+                {
+                    ParseCell(ref f);
+                    return true;
+                }
+                // Every entry here is smaller: the lower bound is the next entry up the tree, if any.
+                return AdvanceFromExhaustedLeaf();
+            }
+            page = ChildAt(ref f, lo);
+        }
+    }
+
+    private void BeginWalk()
+    {
+        if (_disposed) ThrowHelper.Disposed(nameof(BTreeCursor));
+        _depth = -1;
+        _visits = 0;
+        _valid = false;
+    }
+
+    /// <summary>Descends from <paramref name="page"/> along first children; true when it lands on a leaf entry.</summary>
+    private bool DescendLeftmost(uint page)
+    {
+        while (true)
+        {
+            ref Frame f = ref Push(page);
+            f.Index = 0;
+            if (f.Header.IsLeaf)
+            {
+                if (f.Header.CellCount == 0) return false;
+                ParseCell(ref f);
+                return true;
+            }
+            page = ChildAt(ref f, 0);
+        }
+    }
+
+    /// <summary>The top leaf has no more entries: climb to the next entry in key order (iteratively, so that
+    /// any number of empty leaves cannot exhaust the stack).</summary>
+    private bool AdvanceFromExhaustedLeaf()
+    {
+        while (true)
+        {
+            _depth--;
+            if (_depth < 0)
+            {
+                _valid = false;
+                return false;
+            }
+            ref Frame p = ref _stack[_depth];
+            if (p.Index >= p.Header.CellCount) continue; // came up from the right child
+            if (_isIndex)
+            {
+                ParseCell(ref p);
+                return true;
+            }
+            p.Index++;
+            if (DescendLeftmost(ChildAt(ref p, p.Index))) return true;
+        }
+    }
+
+    private ref Frame Push(uint page)
+    {
+        int level = _depth + 1;
+        if (level >= MaxDepth)
+            ThrowHelper.Corrupt($"b-tree rooted at page {_root} is deeper than {MaxDepth} levels (a page cycle?)", page);
+        if (++_visits > _pageCount)
+            ThrowHelper.Corrupt($"b-tree rooted at page {_root} visits more pages than the database has (a page cycle?)", page);
+
+        ref Frame f = ref _stack[level];
+        if (level < _held && f.Page.PageNumber == page)
+        {
+            _depth = level;
+            return ref f;
+        }
+        if (level < _held)
+        {
+            _source.Release(f.Page);
+            _held = level;
+        }
+        var pr = _source.Acquire(page);
+        BTreePageHeader header;
+        try
+        {
+            header = BTreePageHeader.Parse(pr.Span, page, _usable);
+            bool wantTable = !_isIndex;
+            if (header.IsTable != wantTable)
+                ThrowHelper.Corrupt($"page {page} is a {(header.IsTable ? "table" : "index")} page inside {(wantTable ? "a table" : "an index")} b-tree rooted at page {_root}", page);
+        }
+        catch
+        {
+            _source.Release(pr);
+            throw;
+        }
+        f.Page = pr;
+        f.Header = header;
+        f.Index = 0;
+        _held = level + 1;
+        _depth = level;
+        return ref f;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private uint ChildAt(ref Frame f, int index)
+    {
+        uint child;
+        if (index < f.Header.CellCount)
+        {
+            var span = f.Page.Span;
+            int cell = f.Header.CellOffset(span, index, f.Page.PageNumber, _usable);
+            if (cell + 4 > _usable) ThrowHelper.Corrupt("interior cell runs off the page", f.Page.PageNumber, cell);
+            child = CellParser.LeftChild(span, cell);
+        }
+        else
+        {
+            child = f.Header.RightChild;
+        }
+        if (child == 0 || child > _pageCount)
+            ThrowHelper.Corrupt($"child page number {child} is outside the database (1..{_pageCount})", f.Page.PageNumber);
+        return child;
+    }
+
+    private long LeafRowId(ref Frame f, ReadOnlySpan<byte> span, int index)
+    {
+        int cell = f.Header.CellOffset(span, index, f.Page.PageNumber, _usable);
+        CellParser.TableLeaf(span, cell, _usable, f.Page.PageNumber, out var p);
+        return p.RowId;
+    }
+
+    private void ParseCell(ref Frame f)
+    {
+        var span = f.Page.Span;
+        uint pg = f.Page.PageNumber;
+        int cell = f.Header.CellOffset(span, f.Index, pg, _usable);
+        if (_isIndex) CellParser.IndexCell(span, cell, _usable, pg, !f.Header.IsLeaf, out _cell);
+        else CellParser.TableLeaf(span, cell, _usable, pg, out _cell);
+        if (_cell.Overflow != 0)
+        {
+            long spill = _cell.PayloadSize - _cell.LocalSize;
+            long pages = (spill + _usable - 5) / (_usable - 4);
+            if (pages > _pageCount)
+                ThrowHelper.Corrupt($"payload of {_cell.PayloadSize} bytes needs more overflow pages than the database has", pg, cell);
+        }
+        _valid = true;
+        _assembled = -1;
+    }
+
+    public void Dispose()
+    {
+        if (_disposed) return;
+        _disposed = true;
+        for (int i = 0; i < _held; i++) _source.Release(_stack[i].Page);
+        _held = 0;
+        _depth = -1;
+        _valid = false;
+    }
+}

@@ -1,0 +1,169 @@
+using System.Runtime.CompilerServices;
+using System.Text;
+using Sharc.Format;
+
+namespace Sharc.BTree;
+
+/// <summary>One value of a search key, pre-encoded so comparisons allocate nothing.</summary>
+internal struct KeyValue
+{
+    public SharcColumnType Type;
+    public long Integer;
+    public double Real;
+    /// <summary>Text in the database encoding (BINARY compares these bytes), or blob bytes.</summary>
+    public byte[] Bytes;
+    public int Length;
+    /// <summary>Text as UTF-8 (NOCASE and RTRIM compare UTF-8, as SQLite registers them).</summary>
+    public byte[] Utf8;
+    public int Utf8Length;
+
+    public void SetNull() => Type = SharcColumnType.Null;
+
+    public void SetInteger(long v)
+    {
+        Type = SharcColumnType.Integer;
+        Integer = v;
+    }
+
+    public void SetReal(double v)
+    {
+        Type = SharcColumnType.Real;
+        Real = v;
+    }
+
+    public void SetText(ReadOnlySpan<char> s, SharcTextEncoding enc)
+    {
+        Type = SharcColumnType.Text;
+        Utf8Length = Encoding.UTF8.GetByteCount(s);
+        Ensure(ref Utf8, Utf8Length);
+        Encoding.UTF8.GetBytes(s, Utf8);
+        Encode(s, enc);
+    }
+
+    public void SetUtf8(ReadOnlySpan<byte> utf8, SharcTextEncoding enc)
+    {
+        Type = SharcColumnType.Text;
+        Utf8Length = utf8.Length;
+        Ensure(ref Utf8, Utf8Length);
+        utf8.CopyTo(Utf8);
+        if (enc == SharcTextEncoding.Utf8)
+        {
+            Ensure(ref Bytes, utf8.Length);
+            utf8.CopyTo(Bytes);
+            Length = utf8.Length;
+            return;
+        }
+        int chars = Encoding.UTF8.GetCharCount(utf8);
+        char[] tmp = new char[chars];
+        Encoding.UTF8.GetChars(utf8, tmp);
+        Encode(tmp, enc);
+    }
+
+    public void SetBlob(ReadOnlySpan<byte> b)
+    {
+        Type = SharcColumnType.Blob;
+        Ensure(ref Bytes, b.Length);
+        b.CopyTo(Bytes);
+        Length = b.Length;
+    }
+
+    private void Encode(ReadOnlySpan<char> s, SharcTextEncoding enc)
+    {
+        Encoding e = TextCodec.For(enc);
+        Length = e.GetByteCount(s);
+        Ensure(ref Bytes, Length);
+        e.GetBytes(s, Bytes);
+    }
+
+    private static void Ensure(ref byte[] a, int n)
+    {
+        if (a is null || a.Length < n) a = new byte[Math.Max(n, 16)];
+    }
+}
+
+/// <summary>
+/// Compares a record's leading fields with a search key using SQLite's ordering (NULL &lt; numbers &lt; text &lt; blob,
+/// integers and reals compared by value), each field's collation and its ASC/DESC direction.
+/// Equal on every key field counts as equal, so a shorter key finds the first entry with that prefix.
+/// </summary>
+internal struct KeyComparer : IRecordComparer
+{
+    public KeyValue[] Key;
+    public int KeyCount;
+    public Collation[] Collations;
+    public bool[] Descending;
+    public SharcTextEncoding Encoding;
+    public uint Page;
+
+    public int CompareRecordToKey(ReadOnlySpan<byte> record)
+    {
+        int n = Varint.Read(record, out long hs);
+        if (n == 0 || hs > record.Length || hs < n) ThrowHelper.Corrupt("index record header is malformed", Page);
+        int hp = n, bp = (int)hs;
+        for (int i = 0; i < KeyCount; i++)
+        {
+            if (hp >= hs) return -1; // a record with fewer fields sorts first
+            int m = Varint.Read(record[hp..(int)hs], out long type);
+            if (m == 0) ThrowHelper.Corrupt("index record header is malformed", Page);
+            hp += m;
+            long size = SerialType.ContentSize(type);
+            if (size < 0 || bp + size > record.Length) ThrowHelper.Corrupt("index record field runs past the record", Page);
+            int c = CompareField(type, record.Slice(bp, (int)size), ref Key[i], Collations[i]);
+            bp += (int)size;
+            if (c != 0) return Descending[i] ? -c : c;
+        }
+        return 0;
+    }
+
+    private readonly int CompareField(long type, ReadOnlySpan<byte> value, ref KeyValue key, Collation coll)
+    {
+        var cls = SerialType.StorageClass(type);
+        int rankR = Rank(cls), rankK = Rank(key.Type);
+        if (rankR != rankK) return rankR < rankK ? -1 : 1;
+        switch (cls)
+        {
+            case SharcColumnType.Null:
+                return 0;
+            case SharcColumnType.Integer:
+            {
+                long v = SerialType.ReadInteger(type, value);
+                return key.Type == SharcColumnType.Integer ? v.CompareTo(key.Integer) : IntRealCompare(v, key.Real);
+            }
+            case SharcColumnType.Real:
+            {
+                double v = SerialType.ReadReal(value);
+                return key.Type == SharcColumnType.Real ? v.CompareTo(key.Real) : -IntRealCompare(key.Integer, v);
+            }
+            case SharcColumnType.Text:
+                return CollationCompare.Compare(coll, value, Encoding, key.Bytes.AsSpan(0, key.Length), key.Utf8.AsSpan(0, key.Utf8Length));
+            default:
+                return Sign(value.SequenceCompareTo(key.Bytes.AsSpan(0, key.Length)));
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int Rank(SharcColumnType t) => t switch
+    {
+        SharcColumnType.Null => 0,
+        SharcColumnType.Integer or SharcColumnType.Real => 1,
+        SharcColumnType.Text => 2,
+        _ => 3,
+    };
+
+    /// <summary>Compares an integer with a real exactly, even beyond 2^53 (SQLite's sqlite3IntFloatCompare).</summary>
+    internal static int IntRealCompare(long i, double r)
+    {
+        if (double.IsNaN(r)) return 1;
+        if (r < -9223372036854775808.0) return 1;
+        if (r >= 9223372036854775808.0) return -1;
+        long y = (long)r;
+        if (i < y) return -1;
+        if (i > y) return 1;
+        double s = i;
+        if (s < r) return -1;
+        if (s > r) return 1;
+        return 0;
+    }
+
+    internal static int Sign(int c) => c < 0 ? -1 : c > 0 ? 1 : 0;
+}

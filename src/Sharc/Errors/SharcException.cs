@@ -1,0 +1,54 @@
+namespace Sharc;
+
+/// <summary>Base type of every error Sharc raises on purpose.</summary>
+public class SharcException : Exception
+{
+    /// <summary>Creates an exception with a message.</summary>
+    public SharcException(string message) : base(message) { }
+
+    /// <summary>Creates an exception with a message and the error that caused it.</summary>
+    public SharcException(string message, Exception? inner) : base(message, inner) { }
+}
+
+/// <summary>
+/// The file is a SQLite database, but its content is malformed. <see cref="Page"/> and
+/// <see cref="Offset"/> say where, when that is known.
+/// </summary>
+public sealed class SharcCorruptException : SharcException
+{
+    /// <summary>Creates a corruption error; page 0 means "not tied to one page".</summary>
+    public SharcCorruptException(string message, uint page = 0, int offset = -1)
+        : base(Describe(message, page, offset))
+    {
+        Page = page;
+        Offset = offset;
+    }
+
+    /// <summary>The 1-based page number where the problem was found, or 0 when not tied to a page.</summary>
+    public uint Page { get; }
+
+    /// <summary>The byte offset within the page (or file, for header problems), or -1 when unknown.</summary>
+    public int Offset { get; }
+
+    private static string Describe(string message, uint page, int offset)
+    {
+        if (page == 0) return "database disk image is malformed: " + message;
+        return offset >= 0
+            ? $"database disk image is malformed: page {page}, offset {offset}: {message}"
+            : $"database disk image is malformed: page {page}: {message}";
+    }
+}
+
+/// <summary>The file is not a SQLite format 3 database Sharc can read (random bytes, an encrypted file, a newer format).</summary>
+public sealed class SharcFormatException : SharcException
+{
+    /// <summary>Creates a format error.</summary>
+    public SharcFormatException(string message) : base(message) { }
+}
+
+/// <summary>The file cannot be used right now because another connection holds it (for example a hot journal awaiting recovery).</summary>
+public sealed class SharcBusyException : SharcException
+{
+    /// <summary>Creates a busy error.</summary>
+    public SharcBusyException(string message) : base(message) { }
+}

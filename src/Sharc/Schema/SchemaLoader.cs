@@ -1,0 +1,49 @@
+using System.Text;
+using Sharc.BTree;
+using Sharc.Format;
+using Sharc.Storage;
+
+namespace Sharc.Schema;
+
+/// <summary>Reads the rows of sqlite_schema (the table b-tree rooted at page 1) and builds the schema from them.</summary>
+internal static class SchemaLoader
+{
+    public static SharcSchema Load(IPageSource source, DatabaseHeader header)
+    {
+        var rows = new List<SchemaRow>();
+        if (source.PageCount == 0) return SchemaBuilder.Build(rows, 0);
+
+        var encoding = TextCodec.For(header.TextEncoding);
+        using var cursor = new BTreeCursor(source, 1, header.UsableSize, isIndex: false);
+        var layout = new RecordLayout(5);
+        for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
+        {
+            layout.Reset(cursor.PayloadSize, cursor.CurrentPage);
+            var payload = cursor.GetPayload(cursor.PayloadSize);
+            layout.HeaderSize(payload);
+            string type = Text(layout, payload, 0, encoding, cursor.CurrentPage) ?? "";
+            string name = Text(layout, payload, 1, encoding, cursor.CurrentPage) ?? "";
+            string table = Text(layout, payload, 2, encoding, cursor.CurrentPage) ?? "";
+            long root = Integer(layout, payload, 3);
+            string? sql = Text(layout, payload, 4, encoding, cursor.CurrentPage);
+            rows.Add(new SchemaRow(type, name, table, root, sql));
+        }
+        return SchemaBuilder.Build(rows, source.PageCount);
+    }
+
+    private static string? Text(RecordLayout layout, ReadOnlySpan<byte> payload, int field, Encoding enc, uint page)
+    {
+        if (!layout.TryGetField(field, payload, out long type, out int off, out int size)) return null;
+        var cls = SerialType.StorageClass(type);
+        if (cls == SharcColumnType.Null) return null;
+        if (cls is SharcColumnType.Text or SharcColumnType.Blob) return enc.GetString(payload.Slice(off, size));
+        ThrowHelper.Corrupt($"sqlite_schema field {field} has serial type {type} where text was expected", page);
+        return null;
+    }
+
+    private static long Integer(RecordLayout layout, ReadOnlySpan<byte> payload, int field)
+    {
+        if (!layout.TryGetField(field, payload, out long type, out int off, out int size)) return 0;
+        return SerialType.StorageClass(type) == SharcColumnType.Integer ? SerialType.ReadInteger(type, payload.Slice(off, size)) : 0;
+    }
+}

@@ -1,0 +1,48 @@
+namespace Sharc;
+
+/// <summary>The schema of a database, read from sqlite_schema when the database is opened.</summary>
+public sealed class SharcSchema
+{
+    private readonly Dictionary<string, SharcTable> _tables;
+    private readonly Dictionary<string, SharcIndex> _indexes;
+    private readonly Dictionary<string, SharcView> _views;
+
+    /// <summary>Creates a schema from its parts.</summary>
+    public SharcSchema(IReadOnlyList<SharcTable> tables, IReadOnlyList<SharcIndex> indexes, IReadOnlyList<SharcView> views, IReadOnlyList<SharcTrigger> triggers)
+    {
+        Tables = tables;
+        Indexes = indexes;
+        Views = views;
+        Triggers = triggers;
+        _tables = new(StringComparer.OrdinalIgnoreCase);
+        foreach (var t in tables) _tables.TryAdd(t.Name, t);
+        _indexes = new(StringComparer.OrdinalIgnoreCase);
+        foreach (var i in indexes) _indexes.TryAdd(i.Name, i);
+        _views = new(StringComparer.OrdinalIgnoreCase);
+        foreach (var v in views) _views.TryAdd(v.Name, v);
+    }
+
+    /// <summary>Tables in sqlite_schema order, including sqlite_schema itself and internal tables such as sqlite_sequence.</summary>
+    public IReadOnlyList<SharcTable> Tables { get; }
+    /// <summary>Indexes in sqlite_schema order.</summary>
+    public IReadOnlyList<SharcIndex> Indexes { get; }
+    /// <summary>Views in sqlite_schema order.</summary>
+    public IReadOnlyList<SharcView> Views { get; }
+    /// <summary>Triggers in sqlite_schema order.</summary>
+    public IReadOnlyList<SharcTrigger> Triggers { get; }
+
+    /// <summary>The table with this name (case-insensitive), or null.</summary>
+    public SharcTable? FindTable(string name) => _tables.GetValueOrDefault(name);
+    /// <summary>The index with this name (case-insensitive), or null.</summary>
+    public SharcIndex? FindIndex(string name) => _indexes.GetValueOrDefault(name);
+    /// <summary>The view with this name (case-insensitive), or null.</summary>
+    public SharcView? FindView(string name) => _views.GetValueOrDefault(name);
+
+    /// <summary>The table with this name; throws <see cref="SharcException"/> when there is none.</summary>
+    public SharcTable GetTable(string name)
+        => FindTable(name) ?? throw new SharcException($"no such table: {name}");
+
+    /// <summary>The index with this name; throws <see cref="SharcException"/> when there is none.</summary>
+    public SharcIndex GetIndex(string name)
+        => FindIndex(name) ?? throw new SharcException($"no such index: {name}");
+}

@@ -1,0 +1,52 @@
+namespace Sharc;
+
+/// <summary>A table of the database schema.</summary>
+public sealed class SharcTable
+{
+    /// <summary>Creates a table description.</summary>
+    public SharcTable(string name, uint rootPage, string sql, IReadOnlyList<SharcColumn> columns)
+    {
+        Name = name;
+        RootPage = rootPage;
+        Sql = sql;
+        Columns = columns;
+    }
+
+    /// <summary>The table name.</summary>
+    public string Name { get; }
+    /// <summary>The root page of the table's b-tree (0 for virtual tables).</summary>
+    public uint RootPage { get; }
+    /// <summary>The CREATE statement from sqlite_schema.</summary>
+    public string Sql { get; }
+    /// <summary>The columns in declaration order.</summary>
+    public IReadOnlyList<SharcColumn> Columns { get; }
+    /// <summary>True for WITHOUT ROWID tables: stored as an index b-tree keyed by the primary key.</summary>
+    public bool IsWithoutRowId { get; init; }
+    /// <summary>True for STRICT tables.</summary>
+    public bool IsStrict { get; init; }
+    /// <summary>True for virtual tables (CREATE VIRTUAL TABLE); their rows are not readable without the module.</summary>
+    public bool IsVirtual { get; init; }
+    /// <summary>True when the primary key is declared AUTOINCREMENT.</summary>
+    public bool IsAutoIncrement { get; init; }
+    /// <summary>The ordinal of the INTEGER PRIMARY KEY column, or -1.</summary>
+    public int RowIdAliasOrdinal { get; init; } = -1;
+    /// <summary>The primary key column ordinals in key order (empty when the table has none).</summary>
+    public IReadOnlyList<int> PrimaryKey { get; init; } = [];
+    /// <summary>Collation per primary key column (parallel to <see cref="PrimaryKey"/>).</summary>
+    public IReadOnlyList<string> PrimaryKeyCollations { get; init; } = [];
+    /// <summary>True per primary key column when declared DESC (parallel to <see cref="PrimaryKey"/>).</summary>
+    public IReadOnlyList<bool> PrimaryKeyDescending { get; init; } = [];
+    /// <summary>The indexes on this table, including sqlite_autoindex_* indexes.</summary>
+    public IReadOnlyList<SharcIndex> Indexes { get; internal set; } = [];
+
+    /// <summary>The column with this name (case-insensitive, as SQLite matches identifiers), or null.</summary>
+    public SharcColumn? FindColumn(string name)
+    {
+        foreach (var c in Columns)
+            if (string.Equals(c.Name, name, StringComparison.OrdinalIgnoreCase)) return c;
+        return null;
+    }
+
+    /// <inheritdoc />
+    public override string ToString() => Name;
+}

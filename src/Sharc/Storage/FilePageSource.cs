@@ -1,0 +1,89 @@
+using Microsoft.Win32.SafeHandles;
+using Sharc.Storage.Journal;
+using Sharc.Storage.Wal;
+
+namespace Sharc.Storage;
+
+/// <summary>
+/// Pages of a database file read with positional reads (no shared stream position), through a bounded cache.
+/// Committed WAL frames and a hot journal's original pages take precedence over the file.
+/// </summary>
+internal sealed class FilePageSource : IPageSource
+{
+    private readonly SafeFileHandle _file;
+    private readonly SafeFileHandle? _walFile;
+    private readonly WalIndex? _wal;
+    private readonly HotJournal? _journal;
+    private readonly long _fileLength;
+    private readonly PageCache _cache;
+
+    public FilePageSource(SafeFileHandle file, int pageSize, uint pageCount, int cachePages,
+        SafeFileHandle? walFile, WalIndex? wal, HotJournal? journal)
+    {
+        _file = file;
+        _walFile = walFile;
+        _wal = wal;
+        _journal = journal;
+        _fileLength = RandomAccess.GetLength(file);
+        PageSize = pageSize;
+        PageCount = pageCount;
+        _cache = new PageCache(pageSize, cachePages, Load);
+    }
+
+    public int PageSize { get; }
+    public uint PageCount { get; private set; }
+
+    /// <summary>Fixes the snapshot size once page 1 has been read (before any cursor exists).</summary>
+    public void SetPageCount(uint pageCount) => PageCount = pageCount;
+
+    /// <summary>How many page reads went to storage (cache misses), for tests and diagnostics.</summary>
+    public long Misses => _cache.Misses;
+
+    public PageRef Acquire(uint pageNumber)
+    {
+        if (pageNumber == 0 || pageNumber > PageCount)
+            ThrowHelper.Corrupt($"page number {pageNumber} is outside the database (1..{PageCount})", pageNumber);
+        return _cache.Acquire(pageNumber);
+    }
+
+    public void Release(in PageRef page) => _cache.Release(page);
+
+    private void Load(uint pageNumber, byte[] buffer)
+    {
+        if (_journal is not null && _journal.TryGetPage(pageNumber, out var original))
+        {
+            original.CopyTo(buffer, 0);
+            return;
+        }
+        if (_wal is not null && _walFile is not null && _wal.TryGetFrame(pageNumber, out long walOffset))
+        {
+            ReadFully(_walFile, buffer, walOffset, pageNumber);
+            return;
+        }
+        long offset = (long)(pageNumber - 1) * PageSize;
+        ReadFully(_file, buffer, offset, pageNumber);
+    }
+
+    private void ReadFully(SafeFileHandle handle, byte[] buffer, long offset, uint pageNumber)
+    {
+        int done = 0;
+        while (done < buffer.Length)
+        {
+            int n = RandomAccess.Read(handle, buffer.AsSpan(done), offset + done);
+            if (n <= 0) break;
+            done += n;
+        }
+        if (done < buffer.Length)
+        {
+            // Like SQLite, a short read at the end of the file yields zeros (a partial last page).
+            if (handle == _file && offset < _fileLength) buffer.AsSpan(done).Clear();
+            else ThrowHelper.Corrupt("page lies beyond the end of the file (truncated file)", pageNumber);
+        }
+    }
+
+    public void Dispose()
+    {
+        _walFile?.Dispose();
+        _file.Dispose();
+    }
+}

@@ -1,0 +1,122 @@
+using System.Buffers.Binary;
+using Microsoft.Win32.SafeHandles;
+
+namespace Sharc.Storage.Journal;
+
+/// <summary>
+/// A hot rollback journal read without touching the database file: the original content of every page
+/// the interrupted transaction changed, and the database size before it. Serving those pages over the
+/// file gives exactly the state SQLite's rollback would restore.
+/// </summary>
+internal sealed class HotJournal
+{
+    private static ReadOnlySpan<byte> Magic => [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+
+    private readonly Dictionary<uint, byte[]> _originals;
+
+    private HotJournal(Dictionary<uint, byte[]> originals, uint originalPageCount)
+    {
+        _originals = originals;
+        OriginalPageCount = originalPageCount;
+    }
+
+    /// <summary>The database size in pages before the interrupted transaction.</summary>
+    public uint OriginalPageCount { get; }
+
+    /// <summary>The number of pages restored from the journal.</summary>
+    public int PageCount => _originals.Count;
+
+    /// <summary>The original content of <paramref name="page"/> when the journal holds it.</summary>
+    public bool TryGetPage(uint page, out byte[] content) => _originals.TryGetValue(page, out content!);
+
+    /// <summary>
+    /// True when a journal file is hot in SQLite's sense: it exists, is not empty and its header is not zeroed
+    /// (journal_mode=PERSIST commits by zeroing the header; DELETE and TRUNCATE by removing or emptying the file).
+    /// </summary>
+    public static bool IsHot(string journalPath)
+    {
+        var info = new FileInfo(journalPath);
+        if (!info.Exists || info.Length == 0) return false;
+        using var h = File.OpenHandle(journalPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        Span<byte> first = stackalloc byte[1];
+        return RandomAccess.Read(h, first, 0) == 1 && first[0] != 0;
+    }
+
+    /// <summary>
+    /// Reads the journal's records. Returns null when the journal does not describe a rollback to perform
+    /// (bad magic, no valid record). Records with a wrong checksum end their segment, as in SQLite's playback.
+    /// </summary>
+    public static HotJournal? Read(SafeFileHandle journal, int dbPageSize)
+    {
+        long length = RandomAccess.GetLength(journal);
+        var originals = new Dictionary<uint, byte[]>();
+        uint originalSize = 0;
+        bool sawHeader = false;
+        long headerOffset = 0;
+        Span<byte> hdr = stackalloc byte[28];
+        Span<byte> word = stackalloc byte[4];
+
+        while (headerOffset + 28 <= length)
+        {
+            if (RandomAccess.Read(journal, hdr, headerOffset) != 28 || !hdr[..8].SequenceEqual(Magic)) break;
+            uint nRec = BinaryPrimitives.ReadUInt32BigEndian(hdr[8..]);
+            uint nonce = BinaryPrimitives.ReadUInt32BigEndian(hdr[12..]);
+            uint initialSize = BinaryPrimitives.ReadUInt32BigEndian(hdr[16..]);
+            uint sector = BinaryPrimitives.ReadUInt32BigEndian(hdr[20..]);
+            uint pageSize = BinaryPrimitives.ReadUInt32BigEndian(hdr[24..]);
+            if (sector < 32 || sector > 65536 || (sector & (sector - 1)) != 0) break;
+            if (pageSize != dbPageSize) break;
+            if (!sawHeader)
+            {
+                originalSize = initialSize;
+                sawHeader = true;
+            }
+
+            long recordSize = 4 + pageSize + 4;
+            long recordsStart = headerOffset + sector;
+            // 0xFFFFFFFF: the writer did not sync nRec (synchronous=OFF); every whole record to the end counts.
+            long count = nRec == 0xFFFFFFFF ? (length - recordsStart) / recordSize : nRec;
+            if (nRec == 0 && headerOffset == 0)
+            {
+                // nRec is written after the records are synced; 0 with data following means the journal was
+                // never finalized, so (like SQLite) count what is there.
+                count = (length - recordsStart) / recordSize;
+            }
+
+            long off = recordsStart;
+            byte[] page = new byte[pageSize];
+            bool ok = true;
+            for (long i = 0; i < count && off + recordSize <= length; i++, off += recordSize)
+            {
+                RandomAccess.Read(journal, word, off);
+                uint pgno = BinaryPrimitives.ReadUInt32BigEndian(word);
+                RandomAccess.Read(journal, page, off + 4);
+                RandomAccess.Read(journal, word, off + 4 + pageSize);
+                uint stored = BinaryPrimitives.ReadUInt32BigEndian(word);
+                if (pgno == 0 || stored != RecordChecksum(nonce, page))
+                {
+                    ok = false;
+                    break;
+                }
+                // The first copy of a page is its state before the transaction.
+                if (!originals.ContainsKey(pgno)) originals[pgno] = (byte[])page.Clone();
+            }
+            if (!ok) break;
+            if (nRec == 0xFFFFFFFF || nRec == 0) break;
+            // The next segment header starts on a sector boundary after this segment's records.
+            long end = recordsStart + count * recordSize;
+            headerOffset = (end + sector - 1) / sector * sector;
+        }
+
+        if (!sawHeader) return null;
+        return new HotJournal(originals, originalSize);
+    }
+
+    /// <summary>SQLite's journal record checksum: the nonce plus every 200th byte counted back from the page end.</summary>
+    internal static uint RecordChecksum(uint nonce, ReadOnlySpan<byte> page)
+    {
+        uint sum = nonce;
+        for (int i = page.Length - 200; i > 0; i -= 200) sum += page[i];
+        return sum;
+    }
+}

@@ -1,0 +1,118 @@
+namespace Sharc.Storage;
+
+/// <summary>
+/// A bounded page cache with CLOCK eviction and pin counts. Readers pin the pages they are positioned on,
+/// so a buffer is only reused once nobody is looking at it; steady-state hits and misses allocate nothing.
+/// Safe for concurrent readers: one short lock around lookup, pin and unpin.
+/// </summary>
+internal sealed class PageCache
+{
+    private struct Slot
+    {
+        public uint Page;
+        public int Pins;
+        public bool Referenced;
+        public byte[] Buffer;
+    }
+
+    private readonly object _lock = new();
+    private readonly int _pageSize;
+    private readonly int _capacity;
+    private readonly Action<uint, byte[]> _load;
+    private readonly Dictionary<uint, int> _map;
+    private Slot[] _slots;
+    private int _count;
+    private int _hand;
+
+    public PageCache(int pageSize, int capacity, Action<uint, byte[]> load)
+    {
+        _pageSize = pageSize;
+        _capacity = Math.Max(8, capacity);
+        _load = load;
+        _map = new Dictionary<uint, int>(Math.Min(_capacity, 4096));
+        _slots = new Slot[Math.Min(_capacity, 64)];
+    }
+
+    public long Misses { get; private set; }
+
+    /// <summary>The number of page buffers currently held.</summary>
+    public int Count => _count;
+
+    public PageRef Acquire(uint page)
+    {
+        lock (_lock)
+        {
+            if (_map.TryGetValue(page, out int slot))
+            {
+                ref Slot s = ref _slots[slot];
+                s.Pins++;
+                s.Referenced = true;
+                return new PageRef(s.Buffer, 0, _pageSize, page, slot);
+            }
+            return Miss(page);
+        }
+    }
+
+    private PageRef Miss(uint page)
+    {
+        int slot = FindVictim();
+        ref Slot s = ref _slots[slot];
+        if (s.Buffer is null) s.Buffer = new byte[_pageSize];
+        else if (s.Page != 0) _map.Remove(s.Page);
+
+        s.Page = 0;
+        try
+        {
+            _load(page, s.Buffer);
+        }
+        catch
+        {
+            // Leave the slot empty and unpinned so the failure cannot poison the cache.
+            s.Pins = 0;
+            throw;
+        }
+        Misses++;
+        s.Page = page;
+        s.Pins = 1;
+        s.Referenced = true;
+        _map[page] = slot;
+        return new PageRef(s.Buffer, 0, _pageSize, page, slot);
+    }
+
+    private int FindVictim()
+    {
+        if (_count < _capacity) return Grow();
+        // Two sweeps give every referenced page its second chance; after that, all pages are pinned.
+        for (int i = 0; i < 2 * _count; i++)
+        {
+            int idx = _hand;
+            _hand = (_hand + 1) % _count;
+            ref Slot s = ref _slots[idx];
+            if (s.Pins > 0) continue;
+            if (s.Referenced)
+            {
+                s.Referenced = false;
+                continue;
+            }
+            return idx;
+        }
+        // Every page is pinned by a live reader: go over the bound rather than hand out a page in use.
+        return Grow();
+    }
+
+    private int Grow()
+    {
+        if (_count == _slots.Length) Array.Resize(ref _slots, _slots.Length * 2);
+        return _count++;
+    }
+
+    public void Release(in PageRef page)
+    {
+        if (page.Slot < 0) return;
+        lock (_lock)
+        {
+            ref Slot s = ref _slots[page.Slot];
+            if (s.Pins > 0) s.Pins--;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+using System.Buffers.Binary;
+using Microsoft.Win32.SafeHandles;
+
+namespace Sharc.Storage.Wal;
+
+/// <summary>
+/// The committed content of a write-ahead log, rebuilt from the -wal file itself (no -shm needed):
+/// for each page, the file offset of its newest frame at or before the last valid commit frame.
+/// </summary>
+internal sealed class WalIndex
+{
+    public const int HeaderSize = 32;
+    public const int FrameHeaderSize = 24;
+    private const uint MagicLittleEndian = 0x377f0682;
+    private const uint MagicBigEndian = 0x377f0683;
+    private const uint SupportedVersion = 3007000;
+
+    private readonly Dictionary<uint, long> _frames;
+
+    private WalIndex(Dictionary<uint, long> frames, uint pageCount, int frameCount)
+    {
+        _frames = frames;
+        PageCount = pageCount;
+        CommittedFrames = frameCount;
+    }
+
+    /// <summary>The database size in pages recorded by the last commit frame; 0 when the log holds no commit.</summary>
+    public uint PageCount { get; }
+
+    /// <summary>The number of frames up to and including the last valid commit frame.</summary>
+    public int CommittedFrames { get; }
+
+    /// <summary>True when no committed frame exists, so the database file alone is current.</summary>
+    public bool IsEmpty => CommittedFrames == 0;
+
+    /// <summary>The offset in the WAL file of the page data of the newest committed frame for <paramref name="page"/>.</summary>
+    public bool TryGetFrame(uint page, out long dataOffset) => _frames.TryGetValue(page, out dataOffset);
+
+    /// <summary>
+    /// Reads and validates the log. An invalid header, a frame with the wrong salts or checksum, or a truncated
+    /// frame ends the log, as SQLite's recovery does; frames after the last commit frame are not visible.
+    /// </summary>
+    public static WalIndex Build(SafeFileHandle wal, int dbPageSize)
+    {
+        long length = RandomAccess.GetLength(wal);
+        var empty = new WalIndex([], 0, 0);
+        if (length < HeaderSize) return empty;
+
+        Span<byte> header = stackalloc byte[HeaderSize];
+        if (RandomAccess.Read(wal, header, 0) != HeaderSize) return empty;
+
+        uint magic = BinaryPrimitives.ReadUInt32BigEndian(header);
+        if (magic != MagicLittleEndian && magic != MagicBigEndian) return empty;
+        bool bigEndianSums = magic == MagicBigEndian;
+        if (BinaryPrimitives.ReadUInt32BigEndian(header[4..]) != SupportedVersion) return empty;
+
+        int pageSize = (int)BinaryPrimitives.ReadUInt32BigEndian(header[8..]);
+        if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0) return empty;
+        if (pageSize != dbPageSize)
+            throw new SharcFormatException($"the -wal file uses {pageSize}-byte pages but the database uses {dbPageSize}-byte pages");
+
+        uint salt1 = BinaryPrimitives.ReadUInt32BigEndian(header[16..]);
+        uint salt2 = BinaryPrimitives.ReadUInt32BigEndian(header[20..]);
+        uint s0 = 0, s1 = 0;
+        Checksum(header[..24], bigEndianSums, ref s0, ref s1);
+        if (s0 != BinaryPrimitives.ReadUInt32BigEndian(header[24..]) || s1 != BinaryPrimitives.ReadUInt32BigEndian(header[28..]))
+            return empty;
+
+        var committed = new Dictionary<uint, long>();
+        var pending = new Dictionary<uint, long>();
+        uint pageCount = 0;
+        int frames = 0, committedFrames = 0;
+        int frameSize = FrameHeaderSize + pageSize;
+        byte[] frame = new byte[frameSize];
+        for (long off = HeaderSize; off + frameSize <= length; off += frameSize)
+        {
+            if (RandomAccess.Read(wal, frame, off) != frameSize) break;
+            var fh = frame.AsSpan(0, FrameHeaderSize);
+            uint page = BinaryPrimitives.ReadUInt32BigEndian(fh);
+            uint commitSize = BinaryPrimitives.ReadUInt32BigEndian(fh[4..]);
+            if (page == 0) break;
+            if (BinaryPrimitives.ReadUInt32BigEndian(fh[8..]) != salt1 || BinaryPrimitives.ReadUInt32BigEndian(fh[12..]) != salt2) break;
+            Checksum(fh[..8], bigEndianSums, ref s0, ref s1);
+            Checksum(frame.AsSpan(FrameHeaderSize, pageSize), bigEndianSums, ref s0, ref s1);
+            if (s0 != BinaryPrimitives.ReadUInt32BigEndian(fh[16..]) || s1 != BinaryPrimitives.ReadUInt32BigEndian(fh[20..])) break;
+
+            frames++;
+            pending[page] = off + FrameHeaderSize;
+            if (commitSize != 0)
+            {
+                foreach (var kv in pending) committed[kv.Key] = kv.Value;
+                pending.Clear();
+                pageCount = commitSize;
+                committedFrames = frames;
+            }
+        }
+        return committedFrames == 0 ? empty : new WalIndex(committed, pageCount, committedFrames);
+    }
+
+    /// <summary>SQLite's WAL checksum: two running 32-bit sums over pairs of 32-bit words.</summary>
+    internal static void Checksum(ReadOnlySpan<byte> data, bool bigEndian, ref uint s0, ref uint s1)
+    {
+        for (int i = 0; i + 8 <= data.Length; i += 8)
+        {
+            uint x0, x1;
+            if (bigEndian)
+            {
+                x0 = BinaryPrimitives.ReadUInt32BigEndian(data[i..]);
+                x1 = BinaryPrimitives.ReadUInt32BigEndian(data[(i + 4)..]);
+            }
+            else
+            {
+                x0 = BinaryPrimitives.ReadUInt32LittleEndian(data[i..]);
+                x1 = BinaryPrimitives.ReadUInt32LittleEndian(data[(i + 4)..]);
+            }
+            s0 += x0 + s1;
+            s1 += x1 + s0;
+        }
+    }
+}
