@@ -29,6 +29,8 @@ internal sealed class ColumnSource
     /// <summary>The value used when the record has fewer fields (a column added by ALTER TABLE ADD COLUMN).</summary>
     public object? Default { get; init; }
     public SharcColumn? Column { get; init; }
+    /// <summary>SQLite stores integral values of REAL columns as integers to save space and reads them back as REAL.</summary>
+    public bool RealAffinity => Column?.Affinity == SharcAffinity.Real;
 }
 
 /// <summary>
@@ -119,7 +121,7 @@ internal sealed class ReaderPlan
         foreach (var k in index.Columns)
         {
             string colName = k.Name ?? k.ExpressionSql ?? $"expr{all.Count}";
-            all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count });
+            all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count, Column = k.TableOrdinal >= 0 ? table.Columns[k.TableOrdinal] : null });
             if (!CollationCompare.TryParse(k.Collation, out var c)) unsupported ??= k.Collation;
             colls.Add(c);
             desc.Add(k.IsDescending);
@@ -127,7 +129,7 @@ internal sealed class ReaderPlan
         foreach (int ordinal in IndexSuffix(table, index))
         {
             string colName = ordinal < 0 ? "rowid" : table.Columns[ordinal].Name;
-            all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count });
+            all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count, Column = ordinal >= 0 ? table.Columns[ordinal] : null });
             if (ordinal < 0)
             {
                 colls.Add(Collation.Binary);

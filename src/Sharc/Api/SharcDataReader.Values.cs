@@ -156,8 +156,17 @@ public partial class SharcDataReader
         var bytes = cursor.GetPayload(offset + size).Slice(offset, size);
         if (type <= 6 || type is 8 or 9)
         {
-            raw.Type = SharcColumnType.Integer;
-            raw.Integer = SerialType.ReadInteger(type, bytes);
+            long v = SerialType.ReadInteger(type, bytes);
+            if (col.RealAffinity)
+            {
+                raw.Type = SharcColumnType.Real;
+                raw.Real = v;
+            }
+            else
+            {
+                raw.Type = SharcColumnType.Integer;
+                raw.Integer = v;
+            }
         }
         else if (type == 7)
         {

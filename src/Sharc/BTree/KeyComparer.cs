@@ -54,9 +54,10 @@ internal struct KeyValue
             return;
         }
         int chars = Encoding.UTF8.GetCharCount(utf8);
-        char[] tmp = new char[chars];
-        Encoding.UTF8.GetChars(utf8, tmp);
-        Encode(tmp, enc);
+        char[] tmp = System.Buffers.ArrayPool<char>.Shared.Rent(Math.Max(chars, 1));
+        int n = Encoding.UTF8.GetChars(utf8, tmp);
+        Encode(tmp.AsSpan(0, n), enc);
+        System.Buffers.ArrayPool<char>.Shared.Return(tmp);
     }
 
     public void SetBlob(ReadOnlySpan<byte> b)

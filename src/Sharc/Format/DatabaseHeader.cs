@@ -90,8 +90,6 @@ public sealed class DatabaseHeader
         byte write = h[18], read = h[19];
         if (read > 2)
             ThrowHelper.Format($"file format read version {read} is newer than this reader understands (1 or 2)");
-        if (write is 0 || read is 0)
-            ThrowHelper.Corrupt($"invalid file format version {write}/{read}", 1, 18);
 
         byte reserved = h[20];
         if (pageSize - reserved < 480)

@@ -94,19 +94,44 @@ internal static class ValueConvert
         if (double.IsNaN(r)) return Copy("NaN"u8, dst);
         if (r == 0) return Copy("0.0"u8, dst);
 
-        // "E14" gives exactly 15 significant digits, correctly rounded: d.dddddddddddddde+xxx
-        Span<char> e = stackalloc char[32];
-        r.TryFormat(e, out int len, "E14", CultureInfo.InvariantCulture);
-        e = e[..len];
         int pos = 0;
-        bool neg = e[0] == '-';
-        if (neg) { dst[pos++] = (byte)'-'; e = e[1..]; }
-        int ePos = e.IndexOf('E');
-        Span<byte> digits = stackalloc byte[15];
-        int nd = 0;
-        for (int i = 0; i < ePos; i++)
-            if (e[i] != '.') digits[nd++] = (byte)e[i];
-        int exp = int.Parse(e[(ePos + 1)..], NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+        if (r < 0)
+        {
+            dst[pos++] = (byte)'-';
+            r = -r;
+        }
+        // SQLite's printf does not produce correctly rounded digits: it scales the value into [~9.2e17, ~9.2e18]
+        // in double-double arithmetic, truncates to an integer of 18–19 digits, then rounds that digit string
+        // half-up at 15 digits. Reproducing those steps gives the same text in the cases where correct rounding
+        // would differ (e.g. 1.450884119077035e223 → …704, 6.312336106236186e282 → …618).
+        ulong v = ScaledDigits(r, out int exp10);
+        Span<byte> all = stackalloc byte[24];
+        int na = 0;
+        for (ulong t = v; t != 0; t /= 10) all[na++] = (byte)('0' + (int)(t % 10));
+        all[..na].Reverse();
+        int exp = na + exp10 - 1; // decimal exponent of the first digit
+        Span<byte> digits = stackalloc byte[16];
+        int nd = Math.Min(15, na);
+        all[..nd].CopyTo(digits);
+        if (na > 15 && all[15] >= '5')
+        {
+            int j = 14;
+            while (true)
+            {
+                digits[j]++;
+                if (digits[j] <= '9') break;
+                digits[j] = (byte)'0';
+                if (j == 0)
+                {
+                    // 9.99…9 rounded up: one more leading digit.
+                    digits[..15].CopyTo(digits[1..]);
+                    digits[0] = (byte)'1';
+                    exp++;
+                    break;
+                }
+                j--;
+            }
+        }
         while (nd > 1 && digits[nd - 1] == '0') nd--;
 
         if (exp < -4 || exp >= 15)
@@ -136,6 +161,48 @@ internal static class ValueConvert
         if (nd <= exp + 1) dst[pos++] = (byte)'0';
         for (int i = exp + 1; i < nd; i++) dst[pos++] = digits[i];
         return pos;
+    }
+
+    /// <summary>
+    /// The value's leading decimal digits as an integer v with r ≈ v × 10^exp10, computed as SQLite's
+    /// sqlite3FpDecode does: repeated multiplication by powers of ten in Dekker double-double arithmetic.
+    /// </summary>
+    private static ulong ScaledDigits(double r, out int exp10)
+    {
+        double hi = r, lo = 0;
+        int exp = 0;
+        if (hi > 9.223372036854774784e+18)
+        {
+            while (hi > 9.223372036854774784e+118) { exp += 100; DekkerMultiply(ref hi, ref lo, 1.0e-100, -1.99918998026028836196e-117); }
+            while (hi > 9.223372036854774784e+28) { exp += 10; DekkerMultiply(ref hi, ref lo, 1.0e-10, -3.6432197315497741579e-27); }
+            while (hi > 9.223372036854774784e+18) { exp += 1; DekkerMultiply(ref hi, ref lo, 1.0e-01, -5.5511151231257827021e-18); }
+        }
+        else
+        {
+            while (hi < 9.223372036854774784e-83) { exp -= 100; DekkerMultiply(ref hi, ref lo, 1.0e+100, -1.5902891109759918046e+83); }
+            while (hi < 9.223372036854774784e+07) { exp -= 10; DekkerMultiply(ref hi, ref lo, 1.0e+10, 0.0); }
+            while (hi < 9.22337203685477478e+17) { exp -= 1; DekkerMultiply(ref hi, ref lo, 1.0e+01, 0.0); }
+        }
+        exp10 = exp;
+        return lo < 0 ? (ulong)hi - (ulong)(-lo) : (ulong)hi + (ulong)lo;
+    }
+
+    /// <summary>(hi, lo) *= (y, yy) in double-double arithmetic (T. J. Dekker, 1971).</summary>
+    private static void DekkerMultiply(ref double hi, ref double lo, double y, double yy)
+    {
+        // Split each factor into a high part with the low 26 mantissa bits cleared and the exact remainder.
+        double hx = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(hi) & unchecked((long)0xfffffffffc000000UL));
+        double tx = hi - hx;
+        double hy = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(y) & unchecked((long)0xfffffffffc000000UL));
+        double ty = y - hy;
+        double p = hx * hy;
+        double q = hx * ty + tx * hy;
+        double c = p + q;
+        double cc = p - c + q + tx * ty;
+        cc = hi * yy + lo * y + cc;
+        double h = c + cc;
+        lo = c - h + cc;
+        hi = h;
     }
 
     private static int Copy(ReadOnlySpan<byte> s, Span<byte> dst)

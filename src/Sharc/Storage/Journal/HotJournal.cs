@@ -75,13 +75,9 @@ internal sealed class HotJournal
             long recordSize = 4 + pageSize + 4;
             long recordsStart = headerOffset + sector;
             // 0xFFFFFFFF: the writer did not sync nRec (synchronous=OFF); every whole record to the end counts.
+            // nRec is written (and synced) before the first database page is overwritten, so a hot journal with
+            // nRec = 0 restores no page, only the original size, as SQLite's playback does.
             long count = nRec == 0xFFFFFFFF ? (length - recordsStart) / recordSize : nRec;
-            if (nRec == 0 && headerOffset == 0)
-            {
-                // nRec is written after the records are synced; 0 with data following means the journal was
-                // never finalized, so (like SQLite) count what is there.
-                count = (length - recordsStart) / recordSize;
-            }
 
             long off = recordsStart;
             byte[] page = new byte[pageSize];
