@@ -1,4 +1,5 @@
 using Sharc.Format;
+using Sharc.Schema.Parsing;
 
 namespace Sharc;
 
@@ -211,9 +212,9 @@ internal sealed class ReaderPlan
             string n = names[i] ?? throw new ArgumentNullException(nameof(names));
             ColumnSource? found = null;
             foreach (var c in all)
-                if (string.Equals(c.Name, n, StringComparison.OrdinalIgnoreCase)) { found = c; break; }
+                if (SqlNameComparer.Instance.Equals(c.Name, n)) { found = c; break; }
             if (found is null && rowIdName is not null &&
-                (n.Equals("rowid", StringComparison.OrdinalIgnoreCase) || n.Equals("oid", StringComparison.OrdinalIgnoreCase) || n.Equals("_rowid_", StringComparison.OrdinalIgnoreCase)))
+                (SqlNameComparer.Instance.Equals(n, "rowid") || SqlNameComparer.Instance.Equals(n, "oid") || SqlNameComparer.Instance.Equals(n, "_rowid_")))
                 found = new ColumnSource { Name = n, Kind = ColumnKind.RowId };
             result[i] = found ?? throw new SharcException($"no such column: {n} (in {owner})");
         }

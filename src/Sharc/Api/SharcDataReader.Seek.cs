@@ -1,5 +1,6 @@
 using Sharc.BTree;
 using Sharc.Format;
+using Sharc.Schema.Parsing;
 
 namespace Sharc;
 
@@ -60,10 +61,10 @@ public partial class SharcDataReader
         ThrowIfDisposed();
         if (_plan.Mode != ReaderMode.RowIdTable)
             throw new InvalidOperationException("SeekIndex reads a rowid table through an index; use SeekKey on this reader");
-        if (_indexPlan is null || !string.Equals(_indexPlan.Name, indexName, StringComparison.OrdinalIgnoreCase))
+        if (_indexPlan is null || !SqlNameComparer.Instance.Equals(_indexPlan.Name, indexName))
         {
             var index = _db.Schema.GetIndex(indexName);
-            if (!string.Equals(index.TableName, _plan.Table!.Name, StringComparison.OrdinalIgnoreCase))
+            if (!SqlNameComparer.Instance.Equals(index.TableName, _plan.Table!.Name))
                 throw new SharcException($"index {index.Name} belongs to {index.TableName}, not {_plan.Table.Name}");
             _indexPlan = ReaderPlan.ForIndex(_plan.Table, index, []);
             _indexCursorStore?.Dispose();

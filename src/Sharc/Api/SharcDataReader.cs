@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using Sharc.BTree;
 using Sharc.Format;
+using Sharc.Schema.Parsing;
 
 namespace Sharc;
 
@@ -52,7 +53,7 @@ public partial class SharcDataReader : IDisposable
     public int GetOrdinal(string name)
     {
         for (int i = 0; i < _columns.Length; i++)
-            if (string.Equals(_columns[i].Name, name, StringComparison.OrdinalIgnoreCase)) return i;
+            if (SqlNameComparer.Instance.Equals(_columns[i].Name, name)) return i;
         return -1;
     }
 

@@ -97,13 +97,13 @@ public sealed class DatabaseHeader
         if (h[21] != 64 || h[22] != 32 || h[23] != 32)
             ThrowHelper.Corrupt($"payload fractions must be 64/32/32, found {h[21]}/{h[22]}/{h[23]}", 1, 21);
 
+        // SQLite looks only at the low byte of the schema format, and at the low two bits of the encoding
+        // (0 meaning UTF-8); doing the same reads every file SQLite reads.
         uint schemaFormat = BinaryPrimitives.ReadUInt32BigEndian(h[44..]);
-        if (schemaFormat > 4)
-            ThrowHelper.Format($"schema format {schemaFormat} is not supported (1–4)");
+        if ((byte)schemaFormat > 4)
+            ThrowHelper.Format($"schema format {(byte)schemaFormat} is not supported (1–4)");
 
         uint enc = BinaryPrimitives.ReadUInt32BigEndian(h[56..]);
-        if (enc > 3)
-            ThrowHelper.Corrupt($"invalid text encoding {enc}", 1, 56);
 
         return new DatabaseHeader
         {
@@ -116,12 +116,12 @@ public sealed class DatabaseHeader
             FirstFreelistTrunk = BinaryPrimitives.ReadUInt32BigEndian(h[32..]),
             FreelistPageCount = BinaryPrimitives.ReadUInt32BigEndian(h[36..]),
             SchemaCookie = BinaryPrimitives.ReadUInt32BigEndian(h[40..]),
-            SchemaFormat = schemaFormat,
+            SchemaFormat = (byte)schemaFormat,
             DefaultCacheSize = BinaryPrimitives.ReadInt32BigEndian(h[48..]),
             LargestRootPage = BinaryPrimitives.ReadUInt32BigEndian(h[52..]),
             RawTextEncoding = enc,
             // A database with no schema yet has 0 here; SQLite then uses UTF-8.
-            TextEncoding = enc == 0 ? SharcTextEncoding.Utf8 : (SharcTextEncoding)enc,
+            TextEncoding = (enc & 3) == 0 ? SharcTextEncoding.Utf8 : (SharcTextEncoding)(enc & 3),
             UserVersion = BinaryPrimitives.ReadInt32BigEndian(h[60..]),
             IncrementalVacuum = BinaryPrimitives.ReadUInt32BigEndian(h[64..]),
             ApplicationId = BinaryPrimitives.ReadInt32BigEndian(h[68..]),

@@ -1,3 +1,5 @@
+using Sharc.Schema.Parsing;
+
 namespace Sharc;
 
 /// <summary>The schema of a database, read from sqlite_schema when the database is opened.</summary>
@@ -14,11 +16,11 @@ public sealed class SharcSchema
         Indexes = indexes;
         Views = views;
         Triggers = triggers;
-        _tables = new(StringComparer.OrdinalIgnoreCase);
+        _tables = new(SqlNameComparer.Instance);
         foreach (var t in tables) _tables.TryAdd(t.Name, t);
-        _indexes = new(StringComparer.OrdinalIgnoreCase);
+        _indexes = new(SqlNameComparer.Instance);
         foreach (var i in indexes) _indexes.TryAdd(i.Name, i);
-        _views = new(StringComparer.OrdinalIgnoreCase);
+        _views = new(SqlNameComparer.Instance);
         foreach (var v in views) _views.TryAdd(v.Name, v);
     }
 
@@ -31,8 +33,13 @@ public sealed class SharcSchema
     /// <summary>Triggers in sqlite_schema order.</summary>
     public IReadOnlyList<SharcTrigger> Triggers { get; }
 
-    /// <summary>The table with this name (case-insensitive), or null.</summary>
-    public SharcTable? FindTable(string name) => _tables.GetValueOrDefault(name);
+    /// <summary>The table with this name (ASCII case-insensitive, as SQLite matches names), or null.
+    /// "sqlite_master" names sqlite_schema, as in SQLite.</summary>
+    public SharcTable? FindTable(string name)
+    {
+        if (_tables.TryGetValue(name, out var t)) return t;
+        return SqlNameComparer.Instance.Equals(name, "sqlite_master") ? _tables.GetValueOrDefault("sqlite_schema") : null;
+    }
     /// <summary>The index with this name (case-insensitive), or null.</summary>
     public SharcIndex? FindIndex(string name) => _indexes.GetValueOrDefault(name);
     /// <summary>The view with this name (case-insensitive), or null.</summary>

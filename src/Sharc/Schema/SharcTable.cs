@@ -1,3 +1,5 @@
+using Sharc.Schema.Parsing;
+
 namespace Sharc;
 
 /// <summary>A table of the database schema.</summary>
@@ -39,11 +41,11 @@ public sealed class SharcTable
     /// <summary>The indexes on this table, including sqlite_autoindex_* indexes.</summary>
     public IReadOnlyList<SharcIndex> Indexes { get; internal set; } = [];
 
-    /// <summary>The column with this name (case-insensitive, as SQLite matches identifiers), or null.</summary>
+    /// <summary>The column with this name (ASCII case-insensitive, as SQLite matches identifiers), or null.</summary>
     public SharcColumn? FindColumn(string name)
     {
         foreach (var c in Columns)
-            if (string.Equals(c.Name, name, StringComparison.OrdinalIgnoreCase)) return c;
+            if (SqlNameComparer.Instance.Equals(c.Name, name)) return c;
         return null;
     }
 

@@ -63,17 +63,7 @@ internal sealed class CliFixture : IDisposable
     public static List<object?[]> Query(string path, string sql)
     {
         using var c = Connect(path);
-        using var cmd = c.CreateCommand();
-        cmd.CommandText = sql;
-        using var r = cmd.ExecuteReader();
-        var rows = new List<object?[]>();
-        while (r.Read())
-        {
-            var row = new object?[r.FieldCount];
-            for (int i = 0; i < row.Length; i++) row[i] = r.IsDBNull(i) ? null : r.GetValue(i);
-            rows.Add(row);
-        }
-        return rows;
+        return Sharc.Tests.Infrastructure.Oracle.Rows(c, sql);
     }
 
     /// <summary>

@@ -250,7 +250,7 @@ public sealed class DumpJsonlTests : IDisposable
         result.Stderr.Should().Be("sharc: note: g: leaving out VIRTUAL generated column(s) twice: computing them needs a SQL engine\n");
     }
 
-    [Fact(Skip = "Library bug: DefaultValueEvaluator.Number/Negate box integer defaults as double (a long/double conditional is typed double), so DEFAULT 3 reads back as 3.0")]
+    [Fact]
     public void Columns_added_later_read_their_integer_default_as_an_integer()
     {
         string db = _fx.CreateDb("defaults.db",

@@ -56,20 +56,7 @@ internal sealed class SchemaOracle : IDisposable
         }
     }
 
-    public List<object?[]> Rows(string sql)
-    {
-        using var cmd = Connection.CreateCommand();
-        cmd.CommandText = sql;
-        using var r = cmd.ExecuteReader();
-        var rows = new List<object?[]>();
-        while (r.Read())
-        {
-            var row = new object?[r.FieldCount];
-            for (int i = 0; i < row.Length; i++) row[i] = r.IsDBNull(i) ? null : r.GetValue(i);
-            rows.Add(row);
-        }
-        return rows;
-    }
+    public List<object?[]> Rows(string sql) => Sharc.Tests.Infrastructure.Oracle.Rows(Connection, sql);
 
     public List<SchemaRow> SchemaRows()
         => Rows("SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema ORDER BY rowid")

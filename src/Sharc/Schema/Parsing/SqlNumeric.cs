@@ -137,13 +137,7 @@ internal static class SqlNumeric
     }
 
     /// <summary>SQLite's double-to-integer conversion, saturating at the 64-bit limits.</summary>
-    public static long RealToInteger(double r)
-    {
-        if (double.IsNaN(r)) return 0;
-        if (r < -9223372036854774784.0) return long.MinValue;
-        if (r > 9223372036854774784.0) return long.MaxValue;
-        return (long)r;
-    }
+    public static long RealToInteger(double r) => Format.ValueConvert.RealToInt64(r);
 
     /// <summary>True when <paramref name="r"/> and <paramref name="i"/> are the same value and small enough that a double holds it exactly.</summary>
     public static bool RealSameAsInteger(double r, long i)
@@ -205,56 +199,8 @@ internal static class SqlNumeric
         return value;
     }
 
-    /// <summary>
-    /// Writes a REAL as SQLite does when converting to text: 15 significant digits, "%g" layout, always
-    /// with a decimal point or exponent ("1.0", "1.0e+20", "1.5e-07"), "Inf"/"-Inf" for infinities.
-    /// </summary>
-    public static string FormatReal(double r)
-    {
-        if (double.IsNaN(r)) return "NaN";
-        if (double.IsPositiveInfinity(r)) return "Inf";
-        if (double.IsNegativeInfinity(r)) return "-Inf";
-        if (r == 0) return "0.0"; // SQLite drops the sign of negative zero.
-
-        // "E14" gives exactly 15 significant digits, correctly rounded, e.g. "-1.23450000000000E+005".
-        string e = r.ToString("E14", CultureInfo.InvariantCulture);
-        bool negative = e[0] == '-';
-        int mantissaStart = negative ? 1 : 0;
-        int ePos = e.IndexOf('E');
-        string digits = e[mantissaStart].ToString() + e[(mantissaStart + 2)..ePos];
-        int exponent = int.Parse(e.AsSpan(ePos + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
-        digits = digits.TrimEnd('0');
-        if (digits.Length == 0) digits = "0";
-
-        var sb = new System.Text.StringBuilder(32);
-        if (negative) sb.Append('-');
-        if (exponent < -4 || exponent >= 15)
-        {
-            sb.Append(digits[0]).Append('.');
-            sb.Append(digits.Length > 1 ? digits.AsSpan(1) : "0");
-            sb.Append('e').Append(exponent < 0 ? '-' : '+');
-            int abs = Math.Abs(exponent);
-            if (abs < 10) sb.Append('0');
-            sb.Append(abs.ToString(CultureInfo.InvariantCulture));
-        }
-        else if (exponent < 0)
-        {
-            sb.Append("0.").Append('0', -exponent - 1).Append(digits);
-        }
-        else
-        {
-            int intDigits = exponent + 1;
-            if (digits.Length <= intDigits)
-            {
-                sb.Append(digits).Append('0', intDigits - digits.Length).Append(".0");
-            }
-            else
-            {
-                sb.Append(digits.AsSpan(0, intDigits)).Append('.').Append(digits.AsSpan(intDigits));
-            }
-        }
-        return sb.ToString();
-    }
+    /// <summary>Writes a REAL as SQLite does when converting to text (one implementation: <see cref="Format.ValueConvert.RealToText"/>).</summary>
+    public static string FormatReal(double r) => Format.ValueConvert.RealToText(r);
 
     /// <summary>Writes a value of any storage class as SQLite's text conversion would.</summary>
     public static string ToText(object value) => value switch
