@@ -11,7 +11,7 @@ namespace Sharc;
 /// own readers; a single reader must be used by one thread at a time. The database is read as the snapshot that was
 /// committed when it was opened (including committed WAL frames); reopen to see later commits.
 /// </summary>
-public sealed class SharcDatabase : IDisposable
+public sealed partial class SharcDatabase : IDisposable
 {
     private readonly IPageSource _source;
     private bool _disposed;
