@@ -73,6 +73,7 @@ public partial class SharcDataReader
         }
         PrepareKey(_indexPlan, key.Length);
         for (int i = 0; i < key.Length; i++) SetKeyValue(ref _comparer.Key[i], key[i]);
+        _version = _db.DataVersion;
         _indexCursor = _indexCursorStore;
         var ic = _indexCursor!;
         ic.SeekKey(ref _comparer);
@@ -102,6 +103,7 @@ public partial class SharcDataReader
     private bool SeekPrepared(BTreeCursor cursor)
     {
         _indexCursor = null;
+        _version = _db.DataVersion;
         cursor.SeekKey(ref _comparer);
         bool equal = cursor.IsValid && _comparer.CompareRecordToKey(cursor.GetPayload(cursor.PayloadSize)) == 0;
         SettleAfterSeek(equal);

@@ -29,6 +29,7 @@ public partial class SharcDataReader : IDisposable
     private readonly SharcTextEncoding _encoding;
     private State _state;
     private bool _disposed;
+    private long _version;
 
     internal SharcDataReader(SharcDatabase db, ReaderPlan plan)
     {
@@ -69,12 +70,15 @@ public partial class SharcDataReader : IDisposable
         switch (_state)
         {
             case State.BeforeFirst:
+                _version = _db.DataVersion;
                 return Land(_indexCursor is null ? _cursor.MoveFirst() : _indexCursor.MoveFirst() && FollowIndex());
             case State.Pending:
+                CheckVersion();
                 _state = State.OnRow;
                 _layout.Reset(RowCursor.PayloadSize, RowCursor.CurrentPage);
                 return true;
             case State.OnRow:
+                CheckVersion();
                 return Land(_indexCursor is null ? _cursor.MoveNext() : _indexCursor.MoveNext() && FollowIndex());
             default:
                 ThrowIfDisposed();
@@ -92,6 +96,7 @@ public partial class SharcDataReader : IDisposable
         if (_plan.Mode != ReaderMode.RowIdTable)
             throw new InvalidOperationException($"{_plan.Name} has no rowid: seek it by key with SeekKey");
         _indexCursor = null;
+        _version = _db.DataVersion;
         bool found = _cursor.SeekRowId(rowId);
         SettleAfterSeek(found);
         return found;
@@ -114,6 +119,15 @@ public partial class SharcDataReader : IDisposable
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => _cursor;
     }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void CheckVersion()
+    {
+        if (_db.DataVersion != _version) DataChanged();
+    }
+
+    private static void DataChanged()
+        => throw new InvalidOperationException("the database was written since this reader was positioned: Seek again, or Reset a prepared reader, to read the new state");
 
     private bool Land(bool positioned)
     {

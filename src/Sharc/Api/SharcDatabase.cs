@@ -1,6 +1,7 @@
 using Sharc.Format;
 using Sharc.Schema;
 using Sharc.Storage;
+using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Wal;
 
@@ -28,10 +29,10 @@ public sealed partial class SharcDatabase : IDisposable
     public string? Path { get; }
 
     /// <summary>The database header (from the newest committed page 1).</summary>
-    public DatabaseHeader Header { get; }
+    public DatabaseHeader Header { get; private set; }
 
     /// <summary>The schema read from sqlite_schema.</summary>
-    public SharcSchema Schema { get; }
+    public SharcSchema Schema { get; private set; }
 
     /// <summary>The page size in bytes.</summary>
     public int PageSize => _source.PageSize;
@@ -61,6 +62,7 @@ public sealed partial class SharcDatabase : IDisposable
     {
         ArgumentNullException.ThrowIfNull(path);
         options ??= new SharcOpenOptions();
+        if (options.Writable) return OpenWritable(path, options);
         var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         FilePageSource? source = null;
         try
@@ -78,11 +80,11 @@ public sealed partial class SharcDatabase : IDisposable
 
             HotJournal? journal = null;
             string journalPath = path + "-journal";
-            if (HotJournal.IsHot(journalPath))
+            if (HotJournal.IsHot(OsStorage.Instance, journalPath))
             {
                 if (options.HotJournal == HotJournalMode.Refuse)
                     throw new SharcBusyException($"a hot rollback journal ({journalPath}) awaits recovery: a writer was interrupted mid-transaction");
-                using var jh = File.OpenHandle(journalPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+                using var jh = OsStorage.Instance.OpenReadOnly(journalPath);
                 journal = HotJournal.Read(jh, pageSize);
             }
 
@@ -195,6 +197,7 @@ public sealed partial class SharcDatabase : IDisposable
     {
         if (_disposed) return;
         _disposed = true;
+        _transaction = null;
         _source.Dispose();
     }
 }

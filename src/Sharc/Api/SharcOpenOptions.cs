@@ -18,6 +18,16 @@ public sealed class SharcOpenOptions
     /// which is exactly the state SQLite's rollback restores, without writing to either file.
     /// </summary>
     public HotJournalMode HotJournal { get; init; } = HotJournalMode.Recover;
+
+    /// <summary>
+    /// Opens the database for writing (rollback-journal databases only; WAL-mode files are read-only in Sharc).
+    /// Writes take SQLite's file locks, so Sharc and SQLite processes can share the file. A hot journal is rolled
+    /// back on the file, as SQLite would. Default false.
+    /// </summary>
+    public bool Writable { get; init; }
+
+    /// <summary>How long a writer waits for another connection's lock before <see cref="SharcBusyException"/>. Default 5 s.</summary>
+    public TimeSpan BusyTimeout { get; init; } = TimeSpan.FromSeconds(5);
 }
 
 /// <summary>How to treat a hot rollback journal found when opening a database.</summary>

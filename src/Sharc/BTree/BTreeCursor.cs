@@ -27,7 +27,7 @@ internal sealed partial class BTreeCursor : IDisposable
     private readonly uint _root;
     private readonly int _usable;
     private readonly bool _isIndex;
-    private readonly uint _pageCount;
+    private uint _pageCount;
     private readonly Frame[] _stack = new Frame[MaxDepth];
     private int _held; // frames [0, _held) hold a pinned page (some may be above _depth, kept for reuse)
     private int _depth = -1;
@@ -168,6 +168,8 @@ internal sealed partial class BTreeCursor : IDisposable
     private void BeginWalk()
     {
         if (_disposed) ThrowHelper.Disposed(nameof(BTreeCursor));
+        // A writable database may have grown since the cursor was made.
+        _pageCount = _source.PageCount;
         _depth = -1;
         _visits = 0;
         _valid = false;

@@ -52,3 +52,10 @@ public sealed class SharcBusyException : SharcException
     /// <summary>Creates a busy error.</summary>
     public SharcBusyException(string message) : base(message) { }
 }
+
+/// <summary>A write broke a constraint (UNIQUE, PRIMARY KEY, NOT NULL, datatype); nothing was changed.</summary>
+public sealed class SharcConstraintException : SharcException
+{
+    /// <summary>Creates a constraint error.</summary>
+    public SharcConstraintException(string message) : base(message) { }
+}

@@ -106,13 +106,42 @@ internal sealed class PageCache
         return _count++;
     }
 
+    /// <summary>Overwrites the cached copy of <paramref name="page"/>, if any, with committed content.</summary>
+    public void Update(uint page, ReadOnlySpan<byte> content)
+    {
+        lock (_lock)
+        {
+            if (_map.TryGetValue(page, out int slot)) content.CopyTo(_slots[slot].Buffer);
+        }
+    }
+
+    /// <summary>Forgets every cached page (another connection changed the file). Pinned buffers stay with their readers.</summary>
+    public void InvalidateAll()
+    {
+        lock (_lock)
+        {
+            _map.Clear();
+            for (int i = 0; i < _count; i++)
+            {
+                _slots[i].Page = 0;
+                // A pinned buffer still belongs to a reader; give the slot a fresh buffer on its next use.
+                if (_slots[i].Pins > 0)
+                {
+                    _slots[i].Buffer = null!;
+                    _slots[i].Pins = 0;
+                }
+            }
+        }
+    }
+
     public void Release(in PageRef page)
     {
         if (page.Slot < 0) return;
         lock (_lock)
         {
             ref Slot s = ref _slots[page.Slot];
-            if (s.Pins > 0) s.Pins--;
+            // After InvalidateAll the slot may hold another buffer: only the owner of the current buffer unpins.
+            if (s.Pins > 0 && ReferenceEquals(s.Buffer, page.Buffer)) s.Pins--;
         }
     }
 }

@@ -1,5 +1,5 @@
 using System.Buffers.Binary;
-using Microsoft.Win32.SafeHandles;
+using Sharc.Storage.IO;
 
 namespace Sharc.Storage.Journal;
 
@@ -26,6 +26,9 @@ internal sealed class HotJournal
     /// <summary>The number of pages restored from the journal.</summary>
     public int PageCount => _originals.Count;
 
+    /// <summary>Every saved page and its original content.</summary>
+    public IEnumerable<KeyValuePair<uint, byte[]>> Pages => _originals;
+
     /// <summary>The original content of <paramref name="page"/> when the journal holds it.</summary>
     public bool TryGetPage(uint page, out byte[] content) => _originals.TryGetValue(page, out content!);
 
@@ -33,22 +36,21 @@ internal sealed class HotJournal
     /// True when a journal file is hot in SQLite's sense: it exists, is not empty and its header is not zeroed
     /// (journal_mode=PERSIST commits by zeroing the header; DELETE and TRUNCATE by removing or emptying the file).
     /// </summary>
-    public static bool IsHot(string journalPath)
+    public static bool IsHot(IStorageSystem fs, string journalPath)
     {
-        var info = new FileInfo(journalPath);
-        if (!info.Exists || info.Length == 0) return false;
-        using var h = File.OpenHandle(journalPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        if (fs.LengthOf(journalPath) <= 0) return false;
+        using var h = fs.OpenReadOnly(journalPath);
         Span<byte> first = stackalloc byte[1];
-        return RandomAccess.Read(h, first, 0) == 1 && first[0] != 0;
+        return h.Read(first, 0) == 1 && first[0] != 0;
     }
 
     /// <summary>
     /// Reads the journal's records. Returns null when the journal does not describe a rollback to perform
     /// (bad magic, no valid record). Records with a wrong checksum end their segment, as in SQLite's playback.
     /// </summary>
-    public static HotJournal? Read(SafeFileHandle journal, int dbPageSize)
+    public static HotJournal? Read(IStorageFile journal, int dbPageSize)
     {
-        long length = RandomAccess.GetLength(journal);
+        long length = journal.Length;
         var originals = new Dictionary<uint, byte[]>();
         uint originalSize = 0;
         bool sawHeader = false;
@@ -58,7 +60,7 @@ internal sealed class HotJournal
 
         while (headerOffset + 28 <= length)
         {
-            if (RandomAccess.Read(journal, hdr, headerOffset) != 28 || !hdr[..8].SequenceEqual(Magic)) break;
+            if (journal.Read(hdr, headerOffset) != 28 || !hdr[..8].SequenceEqual(Magic)) break;
             uint nRec = BinaryPrimitives.ReadUInt32BigEndian(hdr[8..]);
             uint nonce = BinaryPrimitives.ReadUInt32BigEndian(hdr[12..]);
             uint initialSize = BinaryPrimitives.ReadUInt32BigEndian(hdr[16..]);
@@ -84,10 +86,10 @@ internal sealed class HotJournal
             bool ok = true;
             for (long i = 0; i < count && off + recordSize <= length; i++, off += recordSize)
             {
-                RandomAccess.Read(journal, word, off);
+                journal.Read(word, off);
                 uint pgno = BinaryPrimitives.ReadUInt32BigEndian(word);
-                RandomAccess.Read(journal, page, off + 4);
-                RandomAccess.Read(journal, word, off + 4 + pageSize);
+                journal.Read(page, off + 4);
+                journal.Read(word, off + 4 + pageSize);
                 uint stored = BinaryPrimitives.ReadUInt32BigEndian(word);
                 if (pgno == 0 || stored != RecordChecksum(nonce, page))
                 {

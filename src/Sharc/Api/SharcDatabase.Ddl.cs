@@ -1,0 +1,38 @@
+using Sharc.Write;
+
+namespace Sharc;
+
+public sealed partial class SharcDatabase
+{
+    /// <summary>
+    /// Creates a table from a CREATE TABLE statement (constraints, WITHOUT ROWID, AUTOINCREMENT, STRICT), stored in
+    /// sqlite_schema exactly as SQLite stores it, with the sqlite_autoindex_* indexes its PRIMARY KEY and UNIQUE
+    /// constraints need. "IF NOT EXISTS" makes an existing table a no-op.
+    /// </summary>
+    public void CreateTable(string createTableSql)
+        => RunWrite(createTableSql, static (db, sql) => { new SchemaWriter(db).CreateTable(sql); return 0; });
+
+    /// <summary>Creates an index (CREATE [UNIQUE] INDEX … ON t(…)) and fills it from the existing rows.</summary>
+    public void CreateIndex(string createIndexSql)
+        => RunWrite(createIndexSql, static (db, sql) => { new SchemaWriter(db).CreateIndex(sql); return 0; });
+
+    /// <summary>Drops a table with its indexes and triggers; its pages go to the freelist.</summary>
+    public void DropTable(string name, bool ifExists = false)
+        => RunWrite((name, ifExists), static (db, s) => { new SchemaWriter(db).DropTable(s.name, s.ifExists); return 0; });
+
+    /// <summary>Drops an index (not one that backs a PRIMARY KEY or UNIQUE constraint).</summary>
+    public void DropIndex(string name, bool ifExists = false)
+        => RunWrite((name, ifExists), static (db, s) => { new SchemaWriter(db).DropIndex(s.name, s.ifExists); return 0; });
+
+    /// <summary>ALTER TABLE <paramref name="table"/> ADD COLUMN <paramref name="columnDefinition"/> (e.g. "age INT DEFAULT 0").</summary>
+    public void AddColumn(string table, string columnDefinition)
+        => RunWrite((table, columnDefinition), static (db, s) => { new SchemaWriter(db).AddColumn(s.table, s.columnDefinition); return 0; });
+
+    /// <summary>ALTER TABLE … RENAME TO: renames a table (its indexes, triggers and sqlite_sequence entry follow).</summary>
+    public void RenameTable(string table, string newName)
+        => RunWrite((table, newName), static (db, s) => { new SchemaWriter(db).RenameTable(s.table, s.newName); return 0; });
+
+    /// <summary>ALTER TABLE … RENAME COLUMN.</summary>
+    public void RenameColumn(string table, string column, string newName)
+        => RunWrite((table, column, newName), static (db, s) => { new SchemaWriter(db).RenameColumn(s.table, s.column, s.newName); return 0; });
+}

@@ -1,0 +1,398 @@
+using System.Buffers.Binary;
+using Sharc.BTree.Mutation;
+using Sharc.Format;
+using Sharc.Schema;
+using Sharc.Schema.Parsing;
+using Sharc.Storage;
+using Sharc.Storage.IO;
+using Sharc.Storage.Journal;
+using Sharc.Storage.Locking;
+using Sharc.Write;
+
+namespace Sharc;
+
+public sealed partial class SharcDatabase
+{
+    private Pager? _pager;
+    private BTreeMutator? _mutator;
+    private readonly Dictionary<string, TableWriter> _writers = new(SqlNameComparer.Instance);
+    private SharcTransaction? _transaction;
+    private bool _schemaDirty;
+
+    /// <summary>True when the database was opened for writing.</summary>
+    public bool IsWritable => _pager is not null;
+
+    /// <summary>Changes whenever this connection commits or rolls back; readers use it to notice that data moved under them.</summary>
+    internal long DataVersion => _pager?.DataVersion ?? 0;
+
+    internal Pager WritablePager => _pager ?? throw new InvalidOperationException("the database was opened read-only: open it with SharcOpenOptions { Writable = true } to write");
+
+    internal BTreeMutator Mutator => _mutator ??= new BTreeMutator(WritablePager);
+
+    /// <summary>
+    /// Creates a new, empty database file (page 1 with the header and an empty sqlite_schema) and opens it for writing.
+    /// </summary>
+    public static SharcDatabase Create(string path, SharcCreateOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        options ??= new SharcCreateOptions();
+        int pageSize = options.PageSize;
+        if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0)
+            throw new ArgumentOutOfRangeException(nameof(options), pageSize, "The page size must be a power of two from 512 to 65536.");
+        if (File.Exists(path) && new FileInfo(path).Length > 0 && !options.Overwrite)
+            throw new SharcException($"{path} already exists; set SharcCreateOptions.Overwrite to replace it");
+        foreach (var side in new[] { path + "-journal", path + "-wal", path + "-shm" })
+            if (File.Exists(side)) File.Delete(side);
+
+        var page1 = new byte[pageSize];
+        WriteNewHeader(page1, pageSize, options.TextEncoding);
+        using (var f = OsStorage.Instance.Open(path, create: true))
+        {
+            f.SetLength(0);
+            f.Write(page1, 0);
+            f.Sync();
+        }
+        return OpenWritable(path, options.Open.Writable ? options.Open : new SharcOpenOptions { Writable = true, CachePages = options.Open.CachePages, BusyTimeout = options.Open.BusyTimeout });
+    }
+
+    /// <summary>Page 1 of a new database: SQLite's header with the given settings and an empty sqlite_schema leaf.</summary>
+    private static void WriteNewHeader(Span<byte> page, int pageSize, SharcTextEncoding encoding)
+    {
+        "SQLite format 3\0"u8.CopyTo(page);
+        BinaryPrimitives.WriteUInt16BigEndian(page[16..], (ushort)(pageSize == 65536 ? 1 : pageSize));
+        page[18] = 1;
+        page[19] = 1;
+        page[20] = 0;
+        page[21] = 64;
+        page[22] = 32;
+        page[23] = 32;
+        BinaryPrimitives.WriteUInt32BigEndian(page[24..], 1);   // change counter
+        BinaryPrimitives.WriteUInt32BigEndian(page[28..], 1);   // pages
+        BinaryPrimitives.WriteUInt32BigEndian(page[44..], 4);   // schema format
+        BinaryPrimitives.WriteUInt32BigEndian(page[56..], (uint)encoding);
+        BinaryPrimitives.WriteUInt32BigEndian(page[92..], 1);   // version-valid-for
+        BinaryPrimitives.WriteUInt32BigEndian(page[96..], 3046001);
+        PageWriter.Initialize(page, 1, BTree.BTreePageType.LeafTable, pageSize);
+    }
+
+    private static SharcDatabase OpenWritable(string path, SharcOpenOptions options) => OpenWritable(path, options, OsStorage.Instance);
+
+    /// <summary>Opens for writing through a given file system (tests inject faults through it).</summary>
+    internal static SharcDatabase OpenWritable(string path, SharcOpenOptions options, IStorageSystem fs)
+    {
+        var file = fs.Open(path, create: false);
+        try
+        {
+            string journalPath = path + "-journal";
+            if (HotJournal.IsHot(fs, journalPath))
+            {
+                // Roll the interrupted transaction back on disk, as SQLite does, under an exclusive lock.
+                var recoveryLock = new FileLock(file.Handle);
+                if (!recoveryLock.TryLock(LockLevel.Exclusive))
+                    throw new SharcBusyException($"database is locked: another connection is using {path} and its hot journal");
+                try
+                {
+                    Span<byte> h0 = stackalloc byte[DatabaseHeader.Size];
+                    int got0 = file.Read(h0, 0);
+                    var hdr0 = DatabaseHeader.Parse(h0[..got0]);
+                    JournalRecovery.RollBack(fs, file, journalPath, hdr0.PageSize);
+                }
+                finally
+                {
+                    recoveryLock.UnlockTo(LockLevel.None);
+                }
+            }
+
+            if (file.Length == 0)
+            {
+                var page1 = new byte[4096];
+                WriteNewHeader(page1, 4096, SharcTextEncoding.Utf8);
+                file.Write(page1, 0);
+                file.Sync();
+            }
+            Span<byte> first = stackalloc byte[DatabaseHeader.Size];
+            int got = file.Read(first, 0);
+            var header = DatabaseHeader.Parse(first[..got]);
+            if (header.IsWal)
+                throw new SharcException($"{path} is in WAL mode: Sharc writes rollback-journal databases only (open it read-only, or have SQLite set journal_mode=DELETE)");
+            if (header.IsAutoVacuum)
+                throw new SharcException($"{path} uses auto_vacuum: writing pointer-map databases is not supported yet (open it read-only)");
+            uint filePages = (uint)((file.Length + header.PageSize - 1) / header.PageSize);
+            uint pageCount = header.IsPageCountValid ? header.HeaderPageCount : filePages;
+            var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout);
+            var db = new SharcDatabase(pager, header, path);
+            db._pager = pager;
+            return db;
+        }
+        catch
+        {
+            file.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Starts an explicit transaction: nothing is written to the file until <see cref="SharcTransaction.Commit"/>;
+    /// disposing without committing rolls everything back. Only one transaction at a time per database.
+    /// </summary>
+    public SharcTransaction BeginTransaction()
+    {
+        if (_transaction is not null) throw new InvalidOperationException("a transaction is already open on this database");
+        var pager = WritablePager;
+        pager.BeginWrite();
+        AfterBegin();
+        _transaction = new SharcTransaction(this);
+        return _transaction;
+    }
+
+    internal void CommitTransaction(SharcTransaction tx)
+    {
+        if (!ReferenceEquals(tx, _transaction)) throw new InvalidOperationException("this transaction is no longer active");
+        _transaction = null;
+        try
+        {
+            WritablePager.Commit();
+        }
+        finally
+        {
+            AfterEnd();
+        }
+    }
+
+    internal void RollbackTransaction(SharcTransaction tx)
+    {
+        if (!ReferenceEquals(tx, _transaction)) return;
+        _transaction = null;
+        WritablePager.Rollback();
+        _schemaDirty = true; // DDL inside the transaction is undone too
+        AfterEnd();
+    }
+
+    private void AfterBegin()
+    {
+        if (_pager!.ExternalChange)
+        {
+            _pager.ExternalChange = false;
+            ReloadSchema();
+        }
+    }
+
+    private void AfterEnd()
+    {
+        if (_schemaDirty) ReloadSchema();
+        else RefreshHeader();
+    }
+
+    internal void ReloadSchema()
+    {
+        _schemaDirty = false;
+        _writers.Clear();
+        RefreshHeader();
+        Schema = SchemaLoader.Load(_source, Header);
+    }
+
+    private void RefreshHeader()
+    {
+        var p = _source.Acquire(1);
+        try
+        {
+            Header = DatabaseHeader.Parse(p.Span);
+        }
+        finally
+        {
+            _source.Release(p);
+        }
+    }
+
+    internal void MarkSchemaChanged() => _schemaDirty = true;
+
+    /// <summary>
+    /// Runs one write operation: inside an explicit transaction as a statement (undone alone if it fails), otherwise
+    /// as its own transaction (committed on success, rolled back on failure).
+    /// </summary>
+    internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op)
+    {
+        var pager = WritablePager;
+        if (_transaction is not null)
+        {
+            pager.BeginStatement();
+            try
+            {
+                var r = op(this, state);
+                pager.CommitStatement();
+                if (_schemaDirty) ReloadSchema();
+                return r;
+            }
+            catch
+            {
+                pager.RollbackStatement();
+                if (_schemaDirty) ReloadSchema();
+                throw;
+            }
+        }
+        pager.BeginWrite();
+        AfterBegin();
+        try
+        {
+            var r = op(this, state);
+            pager.Commit();
+            AfterEnd();
+            return r;
+        }
+        catch
+        {
+            if (pager.InTransaction) pager.Rollback();
+            _writers.Clear();
+            ReloadSchema();
+            throw;
+        }
+    }
+
+    internal TableWriter WriterFor(string table)
+    {
+        if (_writers.TryGetValue(table, out var w)) return w;
+        var t = Schema.FindTable(table) ?? throw new SharcException($"no such table: {table}");
+        if (t.Name.Equals("sqlite_schema", StringComparison.OrdinalIgnoreCase))
+            throw new SharcException("table sqlite_schema may not be modified");
+        w = new TableWriter(this, Mutator, t);
+        _writers[table] = w;
+        return w;
+    }
+
+    // ---------------------------------------------------------------- rows, the convenient form
+
+    /// <summary>
+    /// Inserts a row: one value per column, in declaration order (null for NULL; a null INTEGER PRIMARY KEY asks for
+    /// a new rowid). Values may be null, integers, floating point numbers, bool, strings, byte arrays. Returns the rowid.
+    /// </summary>
+    /// <exception cref="SharcConstraintException">A NOT NULL, UNIQUE or PRIMARY KEY constraint would be broken.</exception>
+    public long Insert(string table, params object?[] values)
+        => RunWrite((table, values), static (db, s) => db.InsertCore(s.table, null, s.values, replace: false));
+
+    /// <summary>Inserts a row giving only some columns; the others take their DEFAULT. Returns the rowid.</summary>
+    public long Insert(string table, string[] columns, object?[] values)
+        => RunWrite((table, columns, values), static (db, s) => db.InsertCore(s.table, s.columns, s.values, replace: false));
+
+    /// <summary>
+    /// Inserts a row, first deleting any row it conflicts with on the primary key or a UNIQUE constraint
+    /// (SQLite's INSERT OR REPLACE). Returns the rowid.
+    /// </summary>
+    public long Upsert(string table, params object?[] values)
+        => RunWrite((table, values), static (db, s) => db.InsertCore(s.table, null, s.values, replace: true));
+
+    /// <summary>Like <see cref="Upsert(string, object?[])"/> for some columns.</summary>
+    public long Upsert(string table, string[] columns, object?[] values)
+        => RunWrite((table, columns, values), static (db, s) => db.InsertCore(s.table, s.columns, s.values, replace: true));
+
+    private long InsertCore(string table, string[]? columns, object?[] values, bool replace)
+    {
+        var w = WriterFor(table);
+        var t = w.Table;
+        var row = new StoredValue[t.Columns.Count];
+        var given = new bool[t.Columns.Count];
+        if (columns is null)
+        {
+            if (values.Length != t.Columns.Count)
+                throw new ArgumentException($"{t.Name} has {t.Columns.Count} columns but {values.Length} values were supplied.");
+            for (int i = 0; i < values.Length; i++) Set(i, values[i]);
+        }
+        else
+        {
+            if (columns.Length != values.Length) throw new ArgumentException("columns and values differ in length.");
+            for (int i = 0; i < columns.Length; i++) Set(w.Ordinal(columns[i]), values[i]);
+        }
+        w.FillDefaults(row, given);
+        return w.Insert(row, replace);
+
+        void Set(int ordinal, object? value)
+        {
+            var c = t.Columns[ordinal];
+            row[ordinal] = StorageAffinity.FromObject(value, c.Affinity, TextEncoding);
+            given[ordinal] = true;
+        }
+    }
+
+    /// <summary>Sets some columns of the row with <paramref name="rowId"/>; false when there is no such row.</summary>
+    public bool Update(string table, long rowId, string[] columns, object?[] values)
+        => RunWrite((table, rowId, columns, values), static (db, s) =>
+        {
+            var w = db.WriterFor(s.table);
+            if (s.columns.Length != s.values.Length) throw new ArgumentException("columns and values differ in length.");
+            var ords = new int[s.columns.Length];
+            var vals = new StoredValue[s.columns.Length];
+            for (int i = 0; i < ords.Length; i++)
+            {
+                ords[i] = w.Ordinal(s.columns[i]);
+                var c = w.Table.Columns[ords[i]];
+                vals[i] = StorageAffinity.FromObject(s.values[i], c.Affinity, db.TextEncoding);
+            }
+            return w.Update(s.rowId, ords, vals);
+        });
+
+    /// <summary>Deletes the row with <paramref name="rowId"/> (and its index entries); false when there is none.</summary>
+    public bool Delete(string table, long rowId)
+        => RunWrite((table, rowId), static (db, s) => db.WriterFor(s.table).DeleteRow(s.rowId));
+
+    /// <summary>
+    /// Deletes the row whose primary key equals <paramref name="key"/> (WITHOUT ROWID tables, tables with a declared
+    /// PRIMARY KEY, or the INTEGER PRIMARY KEY); false when there is none.
+    /// </summary>
+    public bool DeleteByKey(string table, params object?[] key)
+        => RunWrite((table, key), static (db, s) =>
+        {
+            var w = db.WriterFor(s.table);
+            var t = w.Table;
+            if (t.PrimaryKey.Count != s.key.Length && !(t.RowIdAliasOrdinal >= 0 && s.key.Length == 1))
+                throw new ArgumentException($"{t.Name}'s primary key has {t.PrimaryKey.Count} columns; {s.key.Length} values were given.");
+            var vals = new StoredValue[s.key.Length];
+            for (int i = 0; i < vals.Length; i++)
+            {
+                var c = t.Columns[t.PrimaryKey.Count > i ? t.PrimaryKey[i] : t.RowIdAliasOrdinal];
+                vals[i] = StorageAffinity.FromObject(s.key[i], c.Affinity, db.TextEncoding);
+            }
+            return w.DeleteByKey(vals);
+        });
+
+    /// <summary>
+    /// Prepares an insert for hot loops: set values on the returned <see cref="PreparedInsert"/> (typed, text as UTF-8
+    /// spans) and call <see cref="PreparedInsert.Execute"/>; its buffers are reused, so after warm-up an insert
+    /// allocates only what the b-tree needs when a page splits.
+    /// </summary>
+    public PreparedInsert PrepareInsert(string table, params string[] columns)
+    {
+        var w = WriterFor(table);
+        return new PreparedInsert(this, w.Table, columns);
+    }
+
+    // ---------------------------------------------------------------- sqlite_sequence
+
+    internal long ReadSequence(string table)
+    {
+        var seq = Schema.FindTable("sqlite_sequence");
+        if (seq is null) return 0;
+        using var r = CreateReader("sqlite_sequence", "name", "seq");
+        while (r.Read())
+            if (SqlNameComparer.Instance.Equals(r.GetString(0), table)) return r.GetInt64(1);
+        return 0;
+    }
+
+    internal void BumpSequence(string table, long rowId)
+    {
+        var seqTable = Schema.FindTable("sqlite_sequence") ?? throw new SharcCorruptException("sqlite_sequence is missing for an AUTOINCREMENT table");
+        long found = -1, current = 0;
+        using (var r = CreateReader("sqlite_sequence", "rowid", "name", "seq"))
+        {
+            while (r.Read())
+            {
+                if (!SqlNameComparer.Instance.Equals(r.GetString(1), table)) continue;
+                found = r.GetInt64(0);
+                current = r.GetInt64(2);
+                break;
+            }
+        }
+        if (found >= 0 && current >= rowId) return;
+        var record = RecordWriter.ToArray([StoredValue.FromText(TextCodec.For(TextEncoding).GetBytes(table)), StoredValue.FromInteger(rowId)]);
+        long target = found >= 0 ? found : Mutator.MaxRowId(seqTable.RootPage) + 1;
+        Mutator.TableInsert(seqTable.RootPage, target, record);
+    }
+}

@@ -1,0 +1,349 @@
+using System.Buffers.Binary;
+using System.Text;
+using Sharc.BTree;
+using Sharc.BTree.Mutation;
+using Sharc.Format;
+using Sharc.Schema.Parsing;
+
+namespace Sharc.Write;
+
+/// <summary>
+/// DDL on the write engine: CREATE TABLE / INDEX, DROP, ALTER TABLE. Rows of sqlite_schema are written exactly as
+/// SQLite writes them (statement text normalized the same way, sqlite_autoindex_* rows for constraints, the
+/// schema cookie bumped), and b-tree pages of dropped objects go to the freelist.
+/// </summary>
+internal sealed class SchemaWriter
+{
+    private readonly SharcDatabase _db;
+    private BTreeMutator Mutator => _db.Mutator;
+
+    public SchemaWriter(SharcDatabase db) => _db = db;
+
+    private SharcTextEncoding Encoding => _db.TextEncoding;
+
+    public void CreateTable(string sql)
+    {
+        var stmt = Parse(sql, SchemaObjectKind.Table);
+        var def = stmt.Table!;
+        if (def.IsVirtual) throw new SharcException("CREATE VIRTUAL TABLE is not supported: Sharc has no virtual table modules");
+        if (_db.Schema.FindTable(def.Name) is not null || _db.Schema.FindView(def.Name) is not null || _db.Schema.FindIndex(def.Name) is not null)
+        {
+            if (HasIfNotExists(sql)) return;
+            throw new SharcException($"table {def.Name} already exists");
+        }
+        CheckName(def.Name);
+        uint root = NewRoot(def.WithoutRowId ? BTreePageType.LeafIndex : BTreePageType.LeafTable);
+        InsertSchemaRow("table", def.Name, def.Name, root, Normalize(sql, "TABLE"));
+        foreach (var ci in def.Indexes)
+        {
+            // A WITHOUT ROWID table's primary key is the table itself: no separate b-tree, no row.
+            if (def.WithoutRowId && ci.IsPrimaryKey) continue;
+            InsertSchemaRow("index", ci.Name, def.Name, NewRoot(BTreePageType.LeafIndex), null);
+        }
+        if (def.AutoIncrement && _db.Schema.FindTable("sqlite_sequence") is null)
+            InsertSchemaRow("table", "sqlite_sequence", "sqlite_sequence", NewRoot(BTreePageType.LeafTable), "CREATE TABLE sqlite_sequence(name,seq)");
+        BumpCookie();
+    }
+
+    public void CreateIndex(string sql)
+    {
+        var stmt = Parse(sql, SchemaObjectKind.Index);
+        var table = _db.Schema.FindTable(stmt.TableName) ?? throw new SharcException($"no such table: main.{stmt.TableName}");
+        if (_db.Schema.FindIndex(stmt.Name) is not null || _db.Schema.FindTable(stmt.Name) is not null)
+        {
+            if (HasIfNotExists(sql)) return;
+            throw new SharcException($"index {stmt.Name} already exists");
+        }
+        CheckName(stmt.Name);
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
+            throw new SharcException($"table {table.Name} may not be indexed");
+        uint root = NewRoot(BTreePageType.LeafIndex);
+        InsertSchemaRow("index", stmt.Name, table.Name, root, Normalize(sql, stmt.IsUnique ? "UNIQUE INDEX" : "INDEX"));
+        BumpCookie();
+        // Fill the new index from the existing rows (a UNIQUE violation aborts the statement).
+        _db.ReloadSchema();
+        var writer = _db.WriterFor(table.Name);
+        writer.BuildIndex(_db.Schema.GetIndex(stmt.Name));
+    }
+
+    public void DropTable(string name, bool ifExists)
+    {
+        var table = _db.Schema.FindTable(name);
+        if (table is null)
+        {
+            if (ifExists) return;
+            throw new SharcException($"no such table: {name}");
+        }
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
+            throw new SharcException($"table {table.Name} may not be dropped");
+        foreach (var ix in table.Indexes)
+            if (!ix.IsPrimaryKey) Mutator.FreeTree(ix.RootPage, keepRoot: false);
+        if (!table.IsVirtual) Mutator.FreeTree(table.RootPage, keepRoot: false);
+        DeleteSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name));
+        DeleteSequenceRow(table.Name);
+        BumpCookie();
+    }
+
+    public void DropIndex(string name, bool ifExists)
+    {
+        var index = _db.Schema.FindIndex(name);
+        if (index is null)
+        {
+            if (ifExists) return;
+            throw new SharcException($"no such index: {name}");
+        }
+        if (index.IsAutoIndex)
+            throw new SharcException("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
+        Mutator.FreeTree(index.RootPage, keepRoot: false);
+        DeleteSchemaRows(r => r.Type == "index" && SqlNameComparer.Instance.Equals(r.Name, index.Name));
+        BumpCookie();
+    }
+
+    /// <summary>ALTER TABLE … ADD COLUMN: the definition is spliced into the CREATE TABLE text as SQLite does.</summary>
+    public void AddColumn(string tableName, string columnDefinition)
+    {
+        var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
+        if (table.IsVirtual) throw new SharcException("virtual tables may not be altered");
+        string sql = table.Sql;
+        int close = ColumnListEnd(sql);
+        string newSql = sql[..close].TrimEnd() + ", " + columnDefinition.Trim().TrimEnd(';') + sql[close..];
+        var def = Parse(newSql, SchemaObjectKind.Table).Table!;
+        var col = def.Columns[^1];
+        if (col.InPrimaryKey) throw new SharcException("Cannot add a PRIMARY KEY column");
+        if (col.IsUnique) throw new SharcException("Cannot add a UNIQUE column");
+        if (col.Generated == SharcGeneratedKind.Stored) throw new SharcException("cannot add a STORED column");
+        var probe = def.ToSharcTable(table.RootPage, newSql).Columns[^1];
+        if (col.HasDefault && !probe.HasConstantDefault) throw new SharcException("Cannot add a column with non-constant default");
+        if (col.NotNull && probe.DefaultValue is null && col.Generated == SharcGeneratedKind.None)
+            throw new SharcException("Cannot add a NOT NULL column with default value NULL");
+        UpdateSchemaRows(r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name), r => r with { Sql = newSql });
+        // Rows written before the change lack the field; old readers must know the format that allows it.
+        var p1 = _db.WritablePager.Write(1);
+        uint format = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(44));
+        uint needed = col.HasDefault ? 3u : 2u;
+        if (format < needed) BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(44), needed);
+        BumpCookie();
+    }
+
+    /// <summary>ALTER TABLE … RENAME TO: the table, its indexes, triggers and sqlite_sequence entry follow the new name.</summary>
+    public void RenameTable(string oldName, string newName)
+    {
+        var table = _db.Schema.FindTable(oldName) ?? throw new SharcException($"no such table: {oldName}");
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {table.Name} may not be altered");
+        if (_db.Schema.FindTable(newName) is not null || _db.Schema.FindIndex(newName) is not null || _db.Schema.FindView(newName) is not null)
+            throw new SharcException($"there is already another table or index with this name: {newName}");
+        CheckName(newName);
+        string quoted = "\"" + newName.Replace("\"", "\"\"") + "\"";
+        UpdateSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name), r =>
+        {
+            string? sql = r.Sql;
+            string name = r.Name;
+            if (r.Type == "table") { sql = ReplaceNameAfter(sql!, "TABLE", quoted); name = newName; }
+            else if (sql is not null) sql = ReplaceNameAfter(sql, "ON", quoted);
+            if (r.Type == "index" && r.Sql is null && name.StartsWith("sqlite_autoindex_" + table.Name + "_", StringComparison.OrdinalIgnoreCase))
+                name = "sqlite_autoindex_" + newName + name[("sqlite_autoindex_" + table.Name).Length..];
+            return r with { Name = name, TableName = newName, Sql = sql };
+        });
+        RenameSequenceRow(table.Name, newName);
+        BumpCookie();
+    }
+
+    /// <summary>ALTER TABLE … RENAME COLUMN: references in the table's definition and its indexes are rewritten.</summary>
+    public void RenameColumn(string tableName, string oldColumn, string newColumn)
+    {
+        var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
+        if (table.FindColumn(oldColumn) is null) throw new SharcException($"no such column: \"{oldColumn}\"");
+        if (table.FindColumn(newColumn) is not null) throw new SharcException($"duplicate column name: {newColumn}");
+        string quoted = "\"" + newColumn.Replace("\"", "\"\"") + "\"";
+        UpdateSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name) && r.Sql is not null && r.Type is "table" or "index",
+            r => r with { Sql = ReplaceIdentifier(r.Sql!, oldColumn, quoted, skipObjectName: true) });
+        BumpCookie();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static SchemaStatement Parse(string sql, SchemaObjectKind kind)
+    {
+        SchemaStatement stmt;
+        try
+        {
+            stmt = SchemaStatementParser.Parse(sql.Trim().TrimEnd(';'));
+        }
+        catch (SqlSyntaxException e)
+        {
+            throw new SharcException($"{e.Message} (line {e.Line}, column {e.Column})", e);
+        }
+        if (stmt.Kind != kind) throw new SharcException($"expected a CREATE {kind.ToString().ToUpperInvariant()} statement");
+        if (sql.TrimStart().StartsWith("CREATE TEMP", StringComparison.OrdinalIgnoreCase))
+            throw new SharcException("TEMP objects are not supported");
+        return stmt;
+    }
+
+    private static void CheckName(string name)
+    {
+        if (name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
+            throw new SharcException($"object name reserved for internal use: {name}");
+    }
+
+    private static bool HasIfNotExists(string sql)
+    {
+        var tokens = SqlLexer.Tokenize(sql);
+        for (int i = 0; i + 2 < tokens.Count; i++)
+        {
+            if (Word(sql, tokens[i], "IF") && Word(sql, tokens[i + 1], "NOT") && Word(sql, tokens[i + 2], "EXISTS")) return true;
+            if (tokens[i].Kind == SqlTokenKind.LeftParen) break;
+        }
+        return false;
+    }
+
+    private static bool Word(string sql, SqlToken t, string w) => t.Kind == SqlTokenKind.Identifier && SqlText.EqualsIgnoreCase(t.Text(sql), w);
+
+    /// <summary>SQLite stores "CREATE &lt;kind&gt; " followed by the text from the object name on (dropping TEMP, IF NOT EXISTS and a schema prefix).</summary>
+    private static string Normalize(string sql, string kind)
+    {
+        sql = sql.Trim();
+        while (sql.EndsWith(';')) sql = sql[..^1].TrimEnd();
+        var tokens = SqlLexer.Tokenize(sql);
+        int i = 0;
+        while (i < tokens.Count && tokens[i].Kind == SqlTokenKind.Identifier &&
+               (Word(sql, tokens[i], "CREATE") || Word(sql, tokens[i], "TEMP") || Word(sql, tokens[i], "TEMPORARY") || Word(sql, tokens[i], "UNIQUE") ||
+                Word(sql, tokens[i], "TABLE") || Word(sql, tokens[i], "INDEX") || Word(sql, tokens[i], "IF") || Word(sql, tokens[i], "NOT") || Word(sql, tokens[i], "EXISTS")))
+        {
+            // "IF" could in principle be a table name; it is only a keyword when NOT EXISTS follows.
+            if (Word(sql, tokens[i], "IF") && !(i + 1 < tokens.Count && Word(sql, tokens[i + 1], "NOT"))) break;
+            i++;
+        }
+        if (i + 2 < tokens.Count && tokens[i + 1].Kind == SqlTokenKind.Dot) i += 2;
+        return "CREATE " + kind + " " + sql[tokens[i].Start..];
+    }
+
+    private uint NewRoot(BTreePageType type)
+    {
+        uint page = Mutator.Allocator.Allocate();
+        var buf = _db.WritablePager.Write(page);
+        PageWriter.Initialize(buf, page, type, _db.WritablePager.UsableSize);
+        return page;
+    }
+
+    private void BumpCookie()
+    {
+        var p1 = _db.WritablePager.Write(1);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(40), BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(40)) + 1);
+        if (BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(44)) == 0) BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(44), 4);
+        if (BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(56)) == 0) BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(56), (uint)Encoding);
+        _db.MarkSchemaChanged();
+    }
+
+    internal readonly record struct Row(long RowId, string Type, string Name, string TableName, long RootPage, string? Sql);
+
+    private List<Row> ReadSchemaRows()
+    {
+        var rows = new List<Row>();
+        using var r = _db.CreateReader("sqlite_schema", "rowid", "type", "name", "tbl_name", "rootpage", "sql");
+        while (r.Read())
+            rows.Add(new Row(r.GetInt64(0), r.GetString(1) ?? "", r.GetString(2) ?? "", r.GetString(3) ?? "", r.GetInt64(4), r.GetString(5)));
+        return rows;
+    }
+
+    private void InsertSchemaRow(string type, string name, string table, uint root, string? sql)
+    {
+        long rowId = Mutator.MaxRowId(1) + 1;
+        WriteSchemaRow(new Row(rowId, type, name, table, root, sql));
+    }
+
+    private void WriteSchemaRow(Row r)
+    {
+        var codec = TextCodec.For(Encoding);
+        var values = new[]
+        {
+            StoredValue.FromText(codec.GetBytes(r.Type)),
+            StoredValue.FromText(codec.GetBytes(r.Name)),
+            StoredValue.FromText(codec.GetBytes(r.TableName)),
+            StoredValue.FromInteger(r.RootPage),
+            r.Sql is null ? StoredValue.Null : StoredValue.FromText(codec.GetBytes(r.Sql)),
+        };
+        Mutator.TableInsert(1, r.RowId, RecordWriter.ToArray(values));
+    }
+
+    private void DeleteSchemaRows(Func<Row, bool> match)
+    {
+        foreach (var r in ReadSchemaRows())
+            if (match(r)) Mutator.TableDelete(1, r.RowId);
+    }
+
+    private void UpdateSchemaRows(Func<Row, bool> match, Func<Row, Row> change)
+    {
+        foreach (var r in ReadSchemaRows())
+            if (match(r)) WriteSchemaRow(change(r));
+    }
+
+    private void DeleteSequenceRow(string table)
+    {
+        if (_db.Schema.FindTable("sqlite_sequence") is null) return;
+        using var r = _db.CreateReader("sqlite_sequence", "rowid", "name");
+        long found = -1;
+        while (r.Read()) if (SqlNameComparer.Instance.Equals(r.GetString(1), table)) { found = r.GetInt64(0); break; }
+        if (found >= 0) Mutator.TableDelete(_db.Schema.GetTable("sqlite_sequence").RootPage, found);
+    }
+
+    private void RenameSequenceRow(string oldName, string newName)
+    {
+        var seq = _db.Schema.FindTable("sqlite_sequence");
+        if (seq is null) return;
+        long found = -1, value = 0;
+        using (var r = _db.CreateReader("sqlite_sequence", "rowid", "name", "seq"))
+            while (r.Read()) if (SqlNameComparer.Instance.Equals(r.GetString(1), oldName)) { found = r.GetInt64(0); value = r.GetInt64(2); break; }
+        if (found < 0) return;
+        var rec = RecordWriter.ToArray([StoredValue.FromText(TextCodec.For(Encoding).GetBytes(newName)), StoredValue.FromInteger(value)]);
+        Mutator.TableInsert(seq.RootPage, found, rec);
+    }
+
+    /// <summary>The offset of the ")" that closes a CREATE TABLE column list.</summary>
+    private static int ColumnListEnd(string sql)
+    {
+        var tokens = SqlLexer.Tokenize(sql);
+        int depth = 0;
+        foreach (var t in tokens)
+        {
+            if (t.Kind == SqlTokenKind.LeftParen) depth++;
+            else if (t.Kind == SqlTokenKind.RightParen && --depth == 0) return t.Start;
+        }
+        throw new SharcCorruptException("the table's CREATE statement has no column list");
+    }
+
+    /// <summary>Replaces the name token that follows the keyword <paramref name="keyword"/>.</summary>
+    private static string ReplaceNameAfter(string sql, string keyword, string replacement)
+    {
+        var tokens = SqlLexer.Tokenize(sql);
+        for (int i = 0; i + 1 < tokens.Count; i++)
+        {
+            if (!Word(sql, tokens[i], keyword)) continue;
+            int j = i + 1;
+            while (j + 2 < tokens.Count && (Word(sql, tokens[j], "IF") || Word(sql, tokens[j], "NOT") || Word(sql, tokens[j], "EXISTS"))) j++;
+            if (j + 2 < tokens.Count && tokens[j + 1].Kind == SqlTokenKind.Dot) j += 2;
+            var t = tokens[j];
+            return sql[..t.Start] + replacement + sql[t.End..];
+        }
+        return sql;
+    }
+
+    /// <summary>Replaces every identifier token naming <paramref name="name"/> (after the object's own name).</summary>
+    private static string ReplaceIdentifier(string sql, string name, string replacement, bool skipObjectName)
+    {
+        var tokens = SqlLexer.Tokenize(sql);
+        var sb = new StringBuilder(sql.Length + 16);
+        int last = 0;
+        int firstParen = tokens.FindIndex(t => t.Kind == SqlTokenKind.LeftParen);
+        for (int i = 0; i < tokens.Count; i++)
+        {
+            var t = tokens[i];
+            if (skipObjectName && i < firstParen) continue;
+            if (t.Kind is not (SqlTokenKind.Identifier or SqlTokenKind.QuotedIdentifier)) continue;
+            if (!SqlNameComparer.Instance.Equals(SqlText.Dequote(t.Text(sql)), name)) continue;
+            sb.Append(sql, last, t.Start - last).Append(replacement);
+            last = t.End;
+        }
+        sb.Append(sql, last, sql.Length - last);
+        return sb.ToString();
+    }
+}

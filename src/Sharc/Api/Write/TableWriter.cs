@@ -1,0 +1,529 @@
+using Sharc.BTree;
+using Sharc.BTree.Mutation;
+using Sharc.Format;
+using Sharc.Schema.Parsing;
+
+namespace Sharc.Write;
+
+/// <summary>How one index of a table is maintained: its root, the table columns of its key, and their ordering.</summary>
+internal sealed class IndexPlan
+{
+    public required SharcIndex Index { get; init; }
+    /// <summary>Table column ordinal of each record field (-1: the rowid).</summary>
+    public required int[] Fields { get; init; }
+    /// <summary>How many leading fields are the declared key (uniqueness is judged on these).</summary>
+    public required int KeyCount { get; init; }
+    public required Collation[] Collations { get; init; }
+    public required bool[] Descending { get; init; }
+    public StoredValue[] Scratch { get; init; } = [];
+}
+
+/// <summary>
+/// Writes rows of one table: builds records with SQLite's affinity conversions, enforces NOT NULL and UNIQUE /
+/// PRIMARY KEY constraints, picks rowids as SQLite does, maintains every index and sqlite_sequence.
+/// </summary>
+internal sealed class TableWriter
+{
+    private readonly SharcDatabase _db;
+    private readonly BTreeMutator _mutator;
+    private readonly SharcTable _table;
+    private readonly int[] _fieldOf;
+    private readonly int _fieldCount;
+    private readonly List<IndexPlan> _indexes = new();
+    private readonly StoredValue[] _record;
+    private readonly StoredValue[] _fields;
+    private readonly StoredValue[] _saved;
+    private readonly Collation[] _pkCollations;
+    private readonly bool[] _pkDescending;
+    private byte[] _recordBytes = new byte[256];
+    private byte[] _keyBytes = new byte[128];
+
+    public TableWriter(SharcDatabase db, BTreeMutator mutator, SharcTable table)
+    {
+        _db = db;
+        _mutator = mutator;
+        _table = table;
+        if (table.IsVirtual) throw new SharcException($"{table.Name} is a virtual table: writing it needs its module");
+        foreach (var c in table.Columns)
+            if (c.Generated != SharcGeneratedKind.None)
+                throw new SharcException($"{table.Name} has a generated column ({c.Name}): computing it needs the SQL expression engine, which the write API does not have yet");
+        _fieldOf = ReaderPlan.TableFieldMap(table);
+        _fieldCount = table.Columns.Count;
+        _record = new StoredValue[_fieldCount];
+        _fields = new StoredValue[_fieldCount];
+        _saved = new StoredValue[_fieldCount];
+        _pkCollations = new Collation[table.PrimaryKey.Count];
+        _pkDescending = new bool[table.PrimaryKey.Count];
+        for (int i = 0; i < _pkCollations.Length; i++)
+        {
+            CollationCompare.TryParse(i < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[i] : null, out _pkCollations[i]);
+            _pkDescending[i] = i < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[i];
+        }
+        foreach (var index in table.Indexes)
+        {
+            if (index.IsPrimaryKey) continue; // a WITHOUT ROWID table's own b-tree
+            if (index.IsPartial || index.HasExpressions)
+                throw new SharcException($"index {index.Name} is {(index.IsPartial ? "partial" : "on an expression")}: maintaining it needs the SQL expression engine, which the write API does not have yet");
+            _indexes.Add(PlanIndex(table, index));
+        }
+    }
+
+    public SharcTable Table => _table;
+    private SharcTextEncoding Encoding => _db.TextEncoding;
+
+    private static IndexPlan PlanIndex(SharcTable table, SharcIndex index)
+    {
+        var fields = new List<int>();
+        var colls = new List<Collation>();
+        var desc = new List<bool>();
+        foreach (var k in index.Columns)
+        {
+            fields.Add(k.TableOrdinal >= 0 ? k.TableOrdinal : -1);
+            if (!CollationCompare.TryParse(k.Collation, out var c))
+                throw new SharcException($"no such collation sequence: {k.Collation} (index {index.Name})");
+            colls.Add(c);
+            desc.Add(k.IsDescending);
+        }
+        int keyCount = fields.Count;
+        foreach (int s in ReaderPlan.IndexSuffix(table, index))
+        {
+            fields.Add(s);
+            int pkPos = s >= 0 ? IndexOf(table.PrimaryKey, s) : -1;
+            CollationCompare.TryParse(pkPos >= 0 && pkPos < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[pkPos] : null, out var c);
+            colls.Add(c);
+            desc.Add(pkPos >= 0 && pkPos < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[pkPos]);
+        }
+        return new IndexPlan
+        {
+            Index = index,
+            Fields = [.. fields],
+            KeyCount = keyCount,
+            Collations = [.. colls],
+            Descending = [.. desc],
+            Scratch = new StoredValue[fields.Count],
+        };
+    }
+
+    private static int IndexOf(IReadOnlyList<int> list, int v)
+    {
+        for (int i = 0; i < list.Count; i++) if (list[i] == v) return i;
+        return -1;
+    }
+
+    /// <summary>
+    /// Inserts a row given as one stored value per table column (already affinity-converted). A NULL in the
+    /// INTEGER PRIMARY KEY column (or none) asks for a new rowid. With <paramref name="replace"/>, rows that conflict
+    /// on a UNIQUE or PRIMARY KEY constraint are deleted first (INSERT OR REPLACE); otherwise a conflict throws.
+    /// Returns the rowid (0 for WITHOUT ROWID tables).
+    /// </summary>
+    public long Insert(ReadOnlySpan<StoredValue> row, bool replace)
+    {
+        row.CopyTo(_record);
+        CheckNotNull();
+        if (_table.IsWithoutRowId) return InsertWithoutRowId(replace);
+
+        long rowId;
+        int alias = _table.RowIdAliasOrdinal;
+        if (alias >= 0 && _record[alias].Type != SharcColumnType.Null)
+        {
+            rowId = RowIdFromValue(_record[alias]);
+            if (_mutator.TableContains(_table.RootPage, rowId))
+            {
+                if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{_table.Columns[alias].Name}");
+                DeletePreservingRecord(rowId);
+            }
+        }
+        else
+        {
+            rowId = NewRowId();
+        }
+        if (alias >= 0) _record[alias] = StoredValue.Null; // the rowid alias is stored as NULL; it reads as the rowid
+
+        foreach (var ix in _indexes)
+        {
+            if (!ix.Index.IsUnique) continue;
+            long conflict = FindConflict(ix, rowId);
+            if (conflict == long.MinValue) continue;
+            if (!replace) throw Unique(ix);
+            DeletePreservingRecord(conflict);
+        }
+
+        _mutator.TableInsert(_table.RootPage, rowId, BuildRecord());
+        foreach (var ix in _indexes) InsertIndexEntry(ix, rowId);
+        if (_table.IsAutoIncrement) _db.BumpSequence(_table.Name, rowId);
+        return rowId;
+    }
+
+    private void CheckNotNull()
+    {
+        foreach (var c in _table.Columns)
+        {
+            if (c.IsNotNull && !c.IsRowIdAlias && _record[c.Ordinal].Type == SharcColumnType.Null)
+                throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
+        }
+    }
+
+    private static long RowIdFromValue(in StoredValue v)
+    {
+        if (v.Type == SharcColumnType.Integer) return v.Integer;
+        if (v.Type == SharcColumnType.Real)
+        {
+            long ix = ValueConvert.RealToInt64(v.Real);
+            if (ix == v.Real) return ix;
+        }
+        throw new SharcConstraintException("datatype mismatch: the INTEGER PRIMARY KEY must be an integer");
+    }
+
+    /// <summary>SQLite's rule: one more than the largest rowid; at the maximum, a random unused one.</summary>
+    private long NewRowId()
+    {
+        long max = _mutator.MaxRowId(_table.RootPage);
+        if (_table.IsAutoIncrement)
+        {
+            long seq = _db.ReadSequence(_table.Name);
+            if (seq > max) max = seq;
+            if (max == long.MaxValue) throw new SharcException("database or disk is full: AUTOINCREMENT rowid space is exhausted");
+            return max + 1;
+        }
+        if (max < long.MaxValue) return max + 1;
+        var rng = Random.Shared;
+        for (int i = 0; i < 100; i++)
+        {
+            long candidate = rng.NextInt64(1, long.MaxValue);
+            if (!_mutator.TableContains(_table.RootPage, candidate)) return candidate;
+        }
+        throw new SharcException("database or disk is full: no unused rowid found");
+    }
+
+    private long InsertWithoutRowId(bool replace)
+    {
+        // Primary key uniqueness first (the table b-tree is keyed by it).
+        var pkRecord = KeyRecord(_table.PrimaryKey);
+        var existing = _mutator.IndexFindPrefix(_table.RootPage, pkRecord, _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
+        if (existing is not null)
+        {
+            if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
+            _record.CopyTo(_saved, 0);
+            DeleteWithoutRowId(existing);
+            _saved.CopyTo(_record, 0);
+        }
+        foreach (var ix in _indexes)
+        {
+            if (!ix.Index.IsUnique) continue;
+            var found = FindIndexEntry(ix, out _);
+            if (found is null) continue;
+            if (!replace) throw Unique(ix);
+            DeleteWithoutRowIdByIndexEntry(ix, found);
+        }
+        var record = BuildRecord();
+        _mutator.IndexInsert(_table.RootPage, record, _pkCollations, _pkDescending, Encoding);
+        foreach (var ix in _indexes) InsertIndexEntry(ix, 0);
+        return 0;
+    }
+
+    private SharcConstraintException Unique(IndexPlan ix)
+    {
+        var names = new List<string>();
+        for (int i = 0; i < ix.KeyCount; i++)
+            names.Add(_table.Name + "." + (ix.Fields[i] >= 0 ? _table.Columns[ix.Fields[i]].Name : "rowid"));
+        return new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", names)}");
+    }
+
+    /// <summary>The rowid of a row conflicting with the current record in a UNIQUE index, or long.MinValue.</summary>
+    private long FindConflict(IndexPlan ix, long rowId)
+    {
+        var found = FindIndexEntry(ix, out _, rowId);
+        if (found is null) return long.MinValue;
+        return LastInteger(found);
+    }
+
+    /// <summary>An existing index entry with the same declared key as the current record (NULLs never conflict).</summary>
+    private byte[]? FindIndexEntry(IndexPlan ix, out int keyFields, long rowId = 0)
+    {
+        keyFields = ix.KeyCount;
+        for (int i = 0; i < ix.KeyCount; i++)
+            if (ValueFor(ix.Fields[i], rowId).Type == SharcColumnType.Null) return null;
+        var key = IndexRecord(ix, rowId, ix.KeyCount);
+        return _mutator.IndexFindPrefix(ix.Index.RootPage, key, ix.KeyCount, ix.Collations, ix.Descending, Encoding);
+    }
+
+    private StoredValue ValueFor(int ordinal, long rowId)
+        => ordinal < 0 || (ordinal == _table.RowIdAliasOrdinal && !_table.IsWithoutRowId) ? StoredValue.FromInteger(rowId) : _record[ordinal];
+
+    private void InsertIndexEntry(IndexPlan ix, long rowId)
+    {
+        var rec = IndexRecord(ix, rowId, ix.Fields.Length);
+        if (!_mutator.IndexInsert(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding))
+            throw Unique(ix);
+    }
+
+    private ReadOnlySpan<byte> IndexRecord(IndexPlan ix, long rowId, int fields)
+    {
+        for (int i = 0; i < fields; i++) ix.Scratch[i] = ValueFor(ix.Fields[i], rowId);
+        var values = ix.Scratch.AsSpan(0, fields);
+        int size = RecordWriter.Size(values);
+        if (_keyBytes.Length < size) _keyBytes = new byte[Math.Max(size, _keyBytes.Length * 2)];
+        int n = RecordWriter.Write(_keyBytes, values);
+        return _keyBytes.AsSpan(0, n);
+    }
+
+    private byte[] KeyRecord(IReadOnlyList<int> ordinals)
+    {
+        var values = new StoredValue[ordinals.Count];
+        for (int i = 0; i < values.Length; i++) values[i] = _record[ordinals[i]];
+        return RecordWriter.ToArray(values);
+    }
+
+    /// <summary>The record of the current row in storage order (WITHOUT ROWID: primary key first).</summary>
+    private ReadOnlySpan<byte> BuildRecord()
+    {
+        int count = 0;
+        for (int c = 0; c < _fieldCount; c++)
+        {
+            int f = _fieldOf[c];
+            if (f < 0) continue;
+            _fields[f] = _record[c];
+            count = Math.Max(count, f + 1);
+        }
+        var values = _fields.AsSpan(0, count);
+        int size = RecordWriter.Size(values);
+        if (_recordBytes.Length < size) _recordBytes = new byte[Math.Max(size, _recordBytes.Length * 2)];
+        int n = RecordWriter.Write(_recordBytes, values);
+        return _recordBytes.AsSpan(0, n);
+    }
+
+    // ---------------------------------------------------------------- delete and update
+
+    /// <summary>Deletes a conflicting row while an insert is under way (the record being inserted is kept).</summary>
+    private void DeletePreservingRecord(long rowId)
+    {
+        _record.CopyTo(_saved, 0);
+        DeleteRow(rowId);
+        _saved.CopyTo(_record, 0);
+    }
+
+    /// <summary>Deletes the row with <paramref name="rowId"/> and its index entries; false when there is none.</summary>
+    public bool DeleteRow(long rowId)
+    {
+        if (!LoadRow(rowId)) return false;
+        foreach (var ix in _indexes)
+        {
+            var rec = IndexRecord(ix, rowId, ix.Fields.Length).ToArray();
+            _mutator.IndexDelete(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding);
+        }
+        _mutator.TableDelete(_table.RootPage, rowId);
+        return true;
+    }
+
+    /// <summary>Deletes the WITHOUT ROWID row whose primary key is <paramref name="key"/>; false when there is none.</summary>
+    public bool DeleteByKey(ReadOnlySpan<StoredValue> key)
+    {
+        if (!_table.IsWithoutRowId)
+        {
+            if (_table.RowIdAliasOrdinal >= 0 && key.Length == 1) return DeleteRow(RowIdFromValue(key[0]));
+            // A rowid table with a declared PRIMARY KEY: find the row through its autoindex.
+            var pk = PrimaryKeyIndex(key.Length) ?? throw new SharcException($"{_table.Name} has no primary key index to delete by");
+            var rec = RecordWriter.ToArray(key);
+            var entry = _mutator.IndexFindPrefix(pk.Index.RootPage, rec, key.Length, pk.Collations, pk.Descending, Encoding);
+            return entry is not null && DeleteRow(LastInteger(entry));
+        }
+        var keyRecord = RecordWriter.ToArray(key);
+        var existing = _mutator.IndexFindPrefix(_table.RootPage, keyRecord, key.Length, _pkCollations, _pkDescending, Encoding);
+        if (existing is null) return false;
+        DeleteWithoutRowId(existing);
+        return true;
+    }
+
+    private IndexPlan? PrimaryKeyIndex(int keyLength)
+    {
+        foreach (var ix in _indexes)
+        {
+            if (!ix.Index.IsAutoIndex || ix.KeyCount != keyLength || _table.PrimaryKey.Count != keyLength) continue;
+            bool match = true;
+            for (int k = 0; k < keyLength; k++) match &= ix.Fields[k] == _table.PrimaryKey[k];
+            if (match) return ix;
+        }
+        return null;
+    }
+
+    private void DeleteWithoutRowId(byte[] tableRecord)
+    {
+        DecodeStorageRecord(tableRecord);
+        foreach (var ix in _indexes)
+        {
+            var rec = IndexRecord(ix, 0, ix.Fields.Length).ToArray();
+            _mutator.IndexDelete(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding);
+        }
+        _mutator.IndexDelete(_table.RootPage, tableRecord, _pkCollations, _pkDescending, Encoding);
+    }
+
+    private void DeleteWithoutRowIdByIndexEntry(IndexPlan ix, byte[] entry)
+    {
+        // The entry ends with the primary key columns that are not in the key; rebuild the full PK to find the row.
+        var saved = (StoredValue[])_record.Clone();
+        DecodeIndexEntry(ix, entry);
+        var pkRecord = KeyRecord(_table.PrimaryKey);
+        var existing = _mutator.IndexFindPrefix(_table.RootPage, pkRecord, _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
+        if (existing is not null) DeleteWithoutRowId(existing);
+        saved.CopyTo(_record, 0);
+    }
+
+    /// <summary>
+    /// Replaces the values of some columns of row <paramref name="rowId"/>. Returns false when the row does not exist.
+    /// Changing the INTEGER PRIMARY KEY moves the row to the new rowid.
+    /// </summary>
+    public bool Update(long rowId, ReadOnlySpan<int> columns, ReadOnlySpan<StoredValue> values)
+    {
+        if (_table.IsWithoutRowId) throw new InvalidOperationException($"{_table.Name} is a WITHOUT ROWID table: update it by primary key");
+        if (!LoadRow(rowId)) return false;
+        var updated = (StoredValue[])_record.Clone();
+        int alias = _table.RowIdAliasOrdinal;
+        if (alias >= 0) updated[alias] = StoredValue.FromInteger(rowId);
+        for (int i = 0; i < columns.Length; i++) updated[columns[i]] = values[i];
+        DeleteRow(rowId);
+        try
+        {
+            if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
+            if (alias < 0)
+            {
+                // Keep the rowid: insert through the alias-free path with the same key.
+                InsertAt(rowId, updated);
+            }
+            else
+            {
+                Insert(updated, replace: false);
+            }
+        }
+        catch (SharcConstraintException)
+        {
+            // The caller's transaction rolls back; nothing half-done survives a failed statement.
+            throw;
+        }
+        return true;
+    }
+
+    private void InsertAt(long rowId, StoredValue[] row)
+    {
+        row.CopyTo(_record, 0);
+        CheckNotNull();
+        foreach (var ix in _indexes)
+        {
+            if (!ix.Index.IsUnique) continue;
+            if (FindConflict(ix, rowId) != long.MinValue) throw Unique(ix);
+        }
+        _mutator.TableInsert(_table.RootPage, rowId, BuildRecord());
+        foreach (var ix in _indexes) InsertIndexEntry(ix, rowId);
+    }
+
+    /// <summary>Reads row <paramref name="rowId"/> into the current record (stored values, copied).</summary>
+    private bool LoadRow(long rowId)
+    {
+        using var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: false);
+        if (!cursor.SeekRowId(rowId)) return false;
+        DecodeStorageRecord(cursor.GetPayload(cursor.PayloadSize).ToArray());
+        if (_table.RowIdAliasOrdinal >= 0) _record[_table.RowIdAliasOrdinal] = StoredValue.Null;
+        return true;
+    }
+
+    /// <summary>Fills the current record from a stored table record (fields missing from old rows take their default).</summary>
+    private void DecodeStorageRecord(byte[] payload)
+    {
+        var layout = new RecordLayout(_fieldCount + 1);
+        layout.Reset(payload.Length, 0);
+        layout.HeaderSize(payload);
+        for (int c = 0; c < _fieldCount; c++)
+        {
+            int f = _fieldOf[c];
+            if (f >= 0 && layout.TryGetField(f, payload, out long type, out int off, out int size))
+                _record[c] = Decode(type, payload.AsMemory(off, size));
+            else
+                _record[c] = StorageAffinity.FromObject(_table.Columns[c].DefaultValue, _table.Columns[c].Affinity, Encoding);
+        }
+    }
+
+    private void DecodeIndexEntry(IndexPlan ix, byte[] entry)
+    {
+        var layout = new RecordLayout(ix.Fields.Length + 1);
+        layout.Reset(entry.Length, 0);
+        layout.HeaderSize(entry);
+        for (int i = 0; i < ix.Fields.Length; i++)
+        {
+            if (ix.Fields[i] < 0) continue;
+            if (layout.TryGetField(i, entry, out long type, out int off, out int size))
+                _record[ix.Fields[i]] = Decode(type, entry.AsMemory(off, size));
+        }
+    }
+
+    private static StoredValue Decode(long type, ReadOnlyMemory<byte> bytes)
+    {
+        if (type == 0) return StoredValue.Null;
+        if (type == 7) return StoredValue.FromReal(SerialType.ReadReal(bytes.Span));
+        if (type <= 9) return StoredValue.FromInteger(SerialType.ReadInteger(type, bytes.Span));
+        return (type & 1) == 0 ? StoredValue.FromBlob(bytes) : StoredValue.FromText(bytes);
+    }
+
+    private static long LastInteger(byte[] record)
+    {
+        var layout = new RecordLayout(4);
+        layout.Reset(record.Length, 0);
+        layout.HeaderSize(record);
+        int n = layout.FieldCount(record);
+        if (n > 0 && layout.TryGetField(n - 1, record, out long type, out int off, out int size) && SerialType.StorageClass(type) == SharcColumnType.Integer)
+            return SerialType.ReadInteger(type, record.AsSpan(off, size));
+        return ThrowHelper.Corrupt<long>("index entry does not end with a rowid");
+    }
+
+    /// <summary>The table column ordinal for <paramref name="name"/> (the rowid alias included); throws when unknown.</summary>
+    public int Ordinal(string name)
+    {
+        var c = _table.FindColumn(name) ?? throw new SharcException($"no such column: {name} (in {_table.Name})");
+        return c.Ordinal;
+    }
+
+    /// <summary>Stored values for a full row: given values in column order, defaults for the rest.</summary>
+    public void FillDefaults(Span<StoredValue> row, ReadOnlySpan<bool> given)
+    {
+        foreach (var c in _table.Columns)
+        {
+            if (given[c.Ordinal]) continue;
+            row[c.Ordinal] = DefaultFor(c);
+        }
+    }
+
+    public StoredValue DefaultFor(SharcColumn c)
+    {
+        if (c.HasConstantDefault) return StorageAffinity.FromObject(c.DefaultValue, c.Affinity, Encoding);
+        string sql = (c.DefaultSql ?? "").Trim().Trim('(', ')').Trim();
+        var now = DateTime.UtcNow;
+        string? text = sql.ToUpperInvariant() switch
+        {
+            "CURRENT_TIMESTAMP" => now.ToString("yyyy-MM-dd HH:mm:ss", System.Globalization.CultureInfo.InvariantCulture),
+            "CURRENT_DATE" => now.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture),
+            "CURRENT_TIME" => now.ToString("HH:mm:ss", System.Globalization.CultureInfo.InvariantCulture),
+            _ => null,
+        };
+        if (text is null) throw new SharcException($"the DEFAULT of {_table.Name}.{c.Name} ({c.DefaultSql}) needs the SQL expression engine");
+        return StorageAffinity.FromObject(text, c.Affinity, Encoding);
+    }
+
+    public SharcTextEncoding TextEncoding => Encoding;
+
+    /// <summary>Fills a newly created index with an entry for every existing row.</summary>
+    public void BuildIndex(SharcIndex index)
+    {
+        var ix = _indexes.FirstOrDefault(i => ReferenceEquals(i.Index, index) || Names.Equals(i.Index.Name, index.Name))
+            ?? throw new SharcException($"index {index.Name} cannot be maintained by the write API");
+        using var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: _table.IsWithoutRowId);
+        var rows = new List<(long RowId, byte[] Record)>();
+        for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
+            rows.Add((_table.IsWithoutRowId ? 0 : cursor.RowId, cursor.GetPayload(cursor.PayloadSize).ToArray()));
+        foreach (var (rowId, record) in rows)
+        {
+            DecodeStorageRecord(record);
+            if (ix.Index.IsUnique && FindIndexEntry(ix, out _, rowId) is not null) throw Unique(ix);
+            InsertIndexEntry(ix, rowId);
+        }
+    }
+
+    internal static SqlNameComparer Names => SqlNameComparer.Instance;
+}

@@ -1,0 +1,259 @@
+using System.Buffers.Binary;
+using Sharc.Storage;
+
+namespace Sharc.BTree.Mutation;
+
+/// <summary>
+/// Restores the b-tree invariants after a page became too full or too empty, as SQLite's balance() does:
+/// the page and up to two neighbours are redistributed evenly (splitting or merging as needed) and the parent's
+/// dividers rewritten; an overfull root grows the tree by one level (its page number never changes) and a root
+/// left with a single child absorbs it. All leaves stay at the same depth; no non-root page is left empty.
+/// In table b-trees dividers are copies of the largest rowid on their left; in index b-trees a divider is an
+/// entry that moves up out of the children (it is not copied).
+/// </summary>
+internal sealed class Balancer
+{
+    private readonly Pager _pager;
+    private readonly PageAllocator _allocator;
+
+    public Balancer(Pager pager, PageAllocator allocator)
+    {
+        _pager = pager;
+        _allocator = allocator;
+    }
+
+    private int Usable => _pager.UsableSize;
+
+    /// <summary>
+    /// Writes <paramref name="node"/> as the content of <c>path[level]</c>, rebalancing upward as far as needed.
+    /// <paramref name="path"/> holds, for each level from the root, the page and the child index taken from it.
+    /// </summary>
+    public void Settle(ReadOnlySpan<(uint Page, int Index)> path, int level, NodeImage node)
+    {
+        while (true)
+        {
+            uint page = path[level].Page;
+            if (level == 0)
+            {
+                SettleRoot(page, node);
+                return;
+            }
+            if (node.FitsOn(page, Usable) && !IsUnderfull(node, page))
+            {
+                node.Write(_pager, page);
+                return;
+            }
+            var parentPage = path[level - 1].Page;
+            var parent = NodeImage.Read(_pager, parentPage, Usable);
+            int childIndex = path[level - 1].Index;
+            if (level - 1 == 0 && parent.Cells.Count == 0 && node.Cells.Count == 0 && node.IsLeaf)
+            {
+                // The tree emptied out: the root becomes an empty leaf again.
+                _allocator.Free(page);
+                new NodeImage(node.Type, [], 0).Write(_pager, parentPage);
+                return;
+            }
+            node = BalanceSiblings(parent, childIndex, page, node);
+            level--;
+        }
+    }
+
+    private bool IsUnderfull(NodeImage node, uint page)
+    {
+        if (node.Cells.Count == 0) return true;
+        // SQLite rebalances a page once more than two thirds of it is free.
+        int free = PageWriter.Capacity(page, node.Type, Usable) - node.Footprint();
+        return free > Usable * 2 / 3;
+    }
+
+    private void SettleRoot(uint root, NodeImage node)
+    {
+        if (node.FitsOn(root, Usable))
+        {
+            if (!node.IsLeaf && node.Cells.Count == 0)
+            {
+                // A root with only a right child absorbs that child when its content fits.
+                uint child = node.RightChild;
+                var childNode = NodeImage.Read(_pager, child, Usable);
+                if (childNode.FitsOn(root, Usable))
+                {
+                    childNode.Write(_pager, root);
+                    _allocator.Free(child);
+                    return;
+                }
+            }
+            node.Write(_pager, root);
+            return;
+        }
+        // Grow a level: the root's content moves to a new child, which is then split under the (empty) root.
+        uint newChild = _allocator.Allocate();
+        var emptyRoot = new NodeImage(NodeImage.InteriorOf(node.Type), [], newChild);
+        var parent = BalanceSiblings(emptyRoot, 0, newChild, node);
+        SettleRoot(root, parent);
+    }
+
+    /// <summary>
+    /// Redistributes the child at <paramref name="childIndex"/> of <paramref name="parent"/> (whose new content is
+    /// <paramref name="child"/>) together with up to two neighbours. Writes the children and returns the parent's new
+    /// image (not yet written).
+    /// </summary>
+    private NodeImage BalanceSiblings(NodeImage parent, int childIndex, uint childPage, NodeImage child)
+    {
+        int n = parent.Cells.Count;
+        int lo = Math.Max(0, Math.Min(childIndex - 1, n - 2));
+        int hi = Math.Min(n, lo + 2);
+        lo = Math.Max(0, hi - 2);
+
+        var pages = new List<uint>(3);
+        var nodes = new List<NodeImage>(3);
+        for (int s = lo; s <= hi; s++)
+        {
+            uint pg = parent.Child(s);
+            if (pg == 0 || pg > _pager.PageCount) ThrowHelper.Corrupt($"child page {pg} is outside the database", pg);
+            pages.Add(pg);
+            nodes.Add(s == childIndex ? child : NodeImage.Read(_pager, pg, Usable));
+        }
+        var type = child.Type;
+        foreach (var nd in nodes)
+            if (nd.Type != type) ThrowHelper.Corrupt($"sibling pages of different types under one parent ({nd.Type} and {type})", childPage);
+        bool leaf = child.IsLeaf, table = child.IsTable;
+
+        // Everything in key order: sibling cells with the parent's dividers between them.
+        var combined = new List<byte[]>();
+        for (int i = 0; i < nodes.Count; i++)
+        {
+            combined.AddRange(nodes[i].Cells);
+            if (i == nodes.Count - 1) break;
+            var divider = parent.Cells[lo + i];
+            if (table && leaf) continue;
+            if (table) combined.Add(CellBuilder.TableInterior(nodes[i].RightChild, NodeImage.TableKey(divider, BTreePageType.InteriorTable)));
+            else if (leaf) combined.Add(NodeImage.ToIndexLeaf(divider));
+            else
+            {
+                var d = (byte[])divider.Clone();
+                BinaryPrimitives.WriteUInt32BigEndian(d, nodes[i].RightChild);
+                combined.Add(d);
+            }
+        }
+        uint lastRight = nodes[^1].RightChild;
+        bool consumesDividers = !(table && leaf);
+
+        var ranges = Distribute(combined, type, consumesDividers);
+        int k = ranges.Count;
+
+        // Reuse the siblings' pages in order, take more from the allocator, free the rest.
+        var newPages = new List<uint>(k);
+        for (int j = 0; j < k; j++) newPages.Add(j < pages.Count ? pages[j] : _allocator.Allocate());
+        for (int j = k; j < pages.Count; j++) _allocator.Free(pages[j]);
+
+        var dividers = new List<byte[]>(Math.Max(0, k - 1));
+        for (int j = 0; j < k; j++)
+        {
+            var (start, end) = ranges[j];
+            var cells = combined.GetRange(start, end - start);
+            uint right = 0;
+            if (!leaf)
+            {
+                right = j == k - 1 ? lastRight : BinaryPrimitives.ReadUInt32BigEndian(combined[end]);
+            }
+            new NodeImage(type, cells, right).Write(_pager, newPages[j]);
+            if (j == k - 1) break;
+            if (table && leaf) dividers.Add(CellBuilder.TableInterior(newPages[j], NodeImage.TableKey(combined[end - 1], type)));
+            else if (table) dividers.Add(CellBuilder.TableInterior(newPages[j], NodeImage.TableKey(combined[end], type)));
+            else if (leaf) dividers.Add(NodeImage.ToIndexInterior(combined[end], newPages[j]));
+            else
+            {
+                var d = (byte[])combined[end].Clone();
+                BinaryPrimitives.WriteUInt32BigEndian(d, newPages[j]);
+                dividers.Add(d);
+            }
+        }
+
+        var newParentCells = new List<byte[]>(n - (hi - lo) + dividers.Count);
+        newParentCells.AddRange(parent.Cells.GetRange(0, lo));
+        newParentCells.AddRange(dividers);
+        newParentCells.AddRange(parent.Cells.GetRange(hi, n - hi));
+        var result = new NodeImage(parent.Type, newParentCells, parent.RightChild);
+        result.SetChild(lo + dividers.Count, newPages[k - 1]);
+        return result;
+    }
+
+    /// <summary>
+    /// Splits <paramref name="cells"/> into page-sized runs: greedily first (fewest pages), then evened out from
+    /// right to left so that neighbours hold similar amounts. With <paramref name="consumesDividers"/>, the cell
+    /// between two runs goes up to the parent and belongs to neither.
+    /// </summary>
+    private List<(int Start, int End)> Distribute(List<byte[]> cells, BTreePageType type, bool consumesDividers)
+    {
+        int cap = PageWriter.Capacity(2, type, Usable);
+        int count = cells.Count;
+        var size = new int[count];
+        for (int i = 0; i < count; i++)
+        {
+            size[i] = PageWriter.CellFootprint(cells[i].Length);
+            if (size[i] > cap) ThrowHelper.Corrupt($"a {cells[i].Length}-byte cell does not fit any page");
+        }
+
+        var ends = new List<int>();
+        int pos = 0;
+        while (true)
+        {
+            int used = 0;
+            while (pos < count && used + size[pos] <= cap) used += size[pos++];
+            ends.Add(pos);
+            if (pos >= count) break;
+            if (consumesDividers)
+            {
+                pos++; // the divider
+                if (pos >= count)
+                {
+                    // The divider would have nothing on its right: keep it as the last page's only cell.
+                    ends.Add(pos);
+                    break;
+                }
+            }
+        }
+        int k = ends.Count;
+        var starts = new int[k];
+        for (int j = 1; j < k; j++) starts[j] = consumesDividers ? ends[j - 1] + 1 : ends[j - 1];
+        // Fix the degenerate tail produced above (its start equals its end + 1 when it owns the divider only).
+        if (consumesDividers && k > 1 && starts[k - 1] >= ends[k - 1])
+        {
+            // Last page empty: move one boundary left so the old divider becomes its cell.
+            ends[k - 2]--;
+            starts[k - 1] = ends[k - 2] + 1;
+        }
+
+        int Used(int j)
+        {
+            int u = 0;
+            for (int i = starts[j]; i < ends[j]; i++) u += size[i];
+            return u;
+        }
+
+        for (int j = k - 2; j >= 0; j--)
+        {
+            while (true)
+            {
+                int left = Used(j), right = Used(j + 1);
+                if (ends[j] - starts[j] <= 1) break;
+                int moving = consumesDividers ? size[ends[j]] : size[ends[j] - 1];
+                int leaving = size[ends[j] - 1];
+                int newRight = right + moving, newLeft = left - leaving;
+                if (newRight > cap) break;
+                if (right != 0 && newRight > newLeft) break;
+                ends[j]--;
+                starts[j + 1]--;
+            }
+        }
+
+        var ranges = new List<(int, int)>(k);
+        for (int j = 0; j < k; j++)
+        {
+            if (ends[j] <= starts[j] && !(k == 1 && count == 0))
+                ThrowHelper.Corrupt("balancing produced an empty page");
+            ranges.Add((starts[j], ends[j]));
+        }
+        return ranges;
+    }
+}

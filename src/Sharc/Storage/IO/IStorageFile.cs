@@ -1,0 +1,27 @@
+namespace Sharc.Storage.IO;
+
+/// <summary>
+/// One open file, read and written at explicit offsets. The write engine goes through this seam (and
+/// <see cref="IStorageSystem"/>) so tests can inject faults at any write or sync and model a crash.
+/// </summary>
+internal interface IStorageFile : IDisposable
+{
+    long Length { get; }
+    int Read(Span<byte> buffer, long offset);
+    void Write(ReadOnlySpan<byte> data, long offset);
+    void SetLength(long length);
+    /// <summary>Forces written data to stable storage (fsync).</summary>
+    void Sync();
+    /// <summary>The OS handle, for advisory locks; null when the file has none (in tests).</summary>
+    Microsoft.Win32.SafeHandles.SafeFileHandle? Handle { get; }
+}
+
+/// <summary>The file operations the write engine needs besides reading and writing: open, exists, delete.</summary>
+internal interface IStorageSystem
+{
+    IStorageFile Open(string path, bool create);
+    IStorageFile OpenReadOnly(string path);
+    bool Exists(string path);
+    long LengthOf(string path);
+    void Delete(string path);
+}

@@ -1,0 +1,331 @@
+using System.Buffers.Binary;
+using Sharc.Storage.IO;
+using Sharc.Storage.Journal;
+using Sharc.Storage.Locking;
+
+namespace Sharc.Storage;
+
+/// <summary>
+/// The writable page store of one database file. Clean pages come from the bounded <see cref="PageCache"/>;
+/// a write transaction keeps every page it changes in memory (the file is not touched before commit) and saves
+/// each page's original content in a rollback journal first. Commit follows SQLite's order: journal synced and
+/// sealed, EXCLUSIVE lock, pages written, file synced, journal deleted (the commit point), locks released.
+/// </summary>
+internal sealed class Pager : IPageSource
+{
+    private readonly IStorageSystem _fs;
+    private readonly IStorageFile _file;
+    private readonly string _path;
+    private readonly PageCache _cache;
+    private readonly FileLock _lock;
+    private readonly TimeSpan _busyTimeout;
+    private readonly Dictionary<uint, byte[]> _dirty = new();
+    private readonly HashSet<uint> _journaled = new();
+    private readonly Stack<byte[]> _pool = new();
+    private readonly object _gate = new();
+    private readonly Dictionary<uint, byte[]?> _statement = new();
+    private bool _inStatement;
+    private uint _pageCountAtStatement;
+    private JournalWriter? _journal;
+    private uint _pageCountAtStart;
+    private bool _fileWritten;
+
+    public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout)
+    {
+        _fs = fs;
+        _file = file;
+        _path = path;
+        PageSize = pageSize;
+        UsableSize = usableSize;
+        PageCount = pageCount;
+        _busyTimeout = busyTimeout;
+        _lock = new FileLock(file.Handle);
+        _cache = new PageCache(pageSize, cachePages, Load);
+    }
+
+    public int PageSize { get; }
+    public int UsableSize { get; }
+
+    /// <summary>The database size in pages, including pages added by the open transaction.</summary>
+    public uint PageCount { get; private set; }
+
+    public bool InTransaction { get; private set; }
+
+    /// <summary>Bumped by every commit and rollback, so readers can tell that what they were reading changed.</summary>
+    public long DataVersion { get; private set; }
+
+    public string JournalPath => _path + "-journal";
+
+    public FileLock Lock => _lock;
+
+    /// <summary>The page number of the lock-byte page (never used for data).</summary>
+    public uint LockBytePage => (uint)(FileLock.PendingByte / PageSize) + 1;
+
+    public PageRef Acquire(uint pageNumber)
+    {
+        if (pageNumber == 0 || pageNumber > PageCount)
+            ThrowHelper.Corrupt($"page number {pageNumber} is outside the database (1..{PageCount})", pageNumber);
+        if (_dirty.Count != 0 && _dirty.TryGetValue(pageNumber, out var buf))
+            return new PageRef(buf, 0, PageSize, pageNumber, -1);
+        return _cache.Acquire(pageNumber);
+    }
+
+    public void Release(in PageRef page) => _cache.Release(page);
+
+    private void Load(uint page, byte[] buffer)
+    {
+        int n = _file.Read(buffer, (long)(page - 1) * PageSize);
+        // A page past the end of the file reads as zeros (a partial last page, or one never written).
+        if (n < buffer.Length) buffer.AsSpan(n).Clear();
+    }
+
+    /// <summary>
+    /// Starts a write transaction: SHARED then RESERVED lock (waiting up to the busy timeout), and a check that no
+    /// other process changed the file since our pages were cached.
+    /// </summary>
+    public void BeginWrite()
+    {
+        if (InTransaction) return;
+        Acquire(LockLevel.Reserved);
+        try
+        {
+            if (HotJournal.IsHot(_fs, JournalPath))
+                JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
+            RefreshIfChanged();
+        }
+        catch
+        {
+            _lock.UnlockTo(LockLevel.None);
+            throw;
+        }
+        _pageCountAtStart = PageCount;
+        InTransaction = true;
+    }
+
+    /// <summary>Drops cached pages when another connection committed since we last looked (file change counter).</summary>
+    private void RefreshIfChanged()
+    {
+        Span<byte> header = stackalloc byte[100];
+        int n = _file.Read(header, 0);
+        if (n < 100) return;
+        uint fileCounter = BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
+        var page1 = _cache.Acquire(1);
+        uint cachedCounter;
+        try
+        {
+            cachedCounter = BinaryPrimitives.ReadUInt32BigEndian(page1.Span[24..]);
+        }
+        finally
+        {
+            _cache.Release(page1);
+        }
+        if (fileCounter != cachedCounter)
+        {
+            _cache.InvalidateAll();
+            uint headerCount = BinaryPrimitives.ReadUInt32BigEndian(header[28..]);
+            uint filePages = (uint)((_file.Length + PageSize - 1) / PageSize);
+            PageCount = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == fileCounter ? headerCount : filePages;
+            DataVersion++;
+            ExternalChange = true;
+        }
+    }
+
+    /// <summary>Set when another connection's commit was noticed; the owner reloads its schema and clears it.</summary>
+    public bool ExternalChange { get; set; }
+
+    /// <summary>The writable image of <paramref name="page"/>; its original is journaled the first time.</summary>
+    public byte[] Write(uint page)
+    {
+        if (!InTransaction) throw new InvalidOperationException("no write transaction is open");
+        if (_dirty.TryGetValue(page, out var buf))
+        {
+            if (_inStatement && !_statement.ContainsKey(page)) _statement[page] = (byte[])buf.Clone();
+            return buf;
+        }
+        if (_inStatement) _statement.TryAdd(page, null);
+        if (page == 0 || page > PageCount) ThrowHelper.Corrupt($"page {page} is outside the database (1..{PageCount})", page);
+        buf = Rent();
+        var current = _cache.Acquire(page);
+        try
+        {
+            current.Span.CopyTo(buf);
+        }
+        finally
+        {
+            _cache.Release(current);
+        }
+        if (page <= _pageCountAtStart && _journaled.Add(page))
+        {
+            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart);
+            _journal.Append(page, buf);
+        }
+        _dirty[page] = buf;
+        return buf;
+    }
+
+    /// <summary>Adds a zeroed page at the end of the file (skipping the lock-byte page) and returns its number.</summary>
+    public uint Append()
+    {
+        if (!InTransaction) throw new InvalidOperationException("no write transaction is open");
+        PageCount++;
+        if (PageCount == LockBytePage) PageCount++;
+        if (_inStatement) _statement.TryAdd(PageCount, null);
+        var buf = Rent();
+        Array.Clear(buf);
+        _dirty[PageCount] = buf;
+        return PageCount;
+    }
+
+    /// <summary>Shrinks the database to <paramref name="pageCount"/> pages at commit (auto-vacuum).</summary>
+    public void Truncate(uint pageCount)
+    {
+        for (uint p = pageCount + 1; p <= PageCount; p++)
+            if (_dirty.Remove(p, out var b)) _pool.Push(b);
+        PageCount = pageCount;
+    }
+
+    /// <summary>
+    /// Starts a statement inside the transaction: if it fails, <see cref="RollbackStatement"/> undoes just its
+    /// changes (SQLite's statement journal), leaving the transaction's earlier work in place.
+    /// </summary>
+    public void BeginStatement()
+    {
+        _statement.Clear();
+        _inStatement = true;
+        _pageCountAtStatement = PageCount;
+    }
+
+    public void CommitStatement()
+    {
+        _statement.Clear();
+        _inStatement = false;
+    }
+
+    public void RollbackStatement()
+    {
+        foreach (var (page, before) in _statement)
+        {
+            if (before is null)
+            {
+                // The page was clean (or new) before the statement: drop the statement's copy.
+                if (_dirty.Remove(page, out var b)) _pool.Push(b);
+            }
+            else if (_dirty.TryGetValue(page, out var buf))
+            {
+                before.CopyTo(buf, 0);
+            }
+        }
+        PageCount = _pageCountAtStatement;
+        _statement.Clear();
+        _inStatement = false;
+        DataVersion++;
+    }
+
+    public void Commit()
+    {
+        if (!InTransaction) return;
+        try
+        {
+            if (_dirty.Count > 0)
+            {
+                // Page 1 always changes on commit (change counter), so it is journaled before anything else is written.
+                var p1 = Write(1);
+                uint counter = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(24)) + 1;
+                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(24), counter);
+                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
+                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
+
+                _journal?.Seal();
+                Acquire(LockLevel.Exclusive);
+                _fileWritten = true;
+                foreach (var (page, buf) in _dirty.OrderBy(kv => kv.Key))
+                    _file.Write(buf, (long)(page - 1) * PageSize);
+                long size = (long)PageCount * PageSize;
+                if (_file.Length > size) _file.SetLength(size);
+                _file.Sync();
+                // The commit point: once the journal is gone, the transaction is durable.
+                _journal?.Dispose();
+                _journal = null;
+                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+                foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
+            }
+        }
+        catch
+        {
+            // A failed commit leaves the file to the journal: roll back in memory, and on disk if anything was written.
+            AbortAfterFailure();
+            throw;
+        }
+        EndTransaction();
+    }
+
+    public void Rollback()
+    {
+        if (!InTransaction) return;
+        PageCount = _pageCountAtStart;
+        _journal?.Dispose();
+        _journal = null;
+        if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+        EndTransaction();
+    }
+
+    private void AbortAfterFailure()
+    {
+        try
+        {
+            _journal?.Dispose();
+            _journal = null;
+            if (!_fileWritten)
+            {
+                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+            }
+            else if (HotJournal.IsHot(_fs, JournalPath))
+            {
+                JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
+            }
+        }
+        catch (IOException)
+        {
+            // The journal stays on disk; the next opener (Sharc or SQLite) rolls it back.
+        }
+        _cache.InvalidateAll();
+        PageCount = _pageCountAtStart;
+        EndTransaction();
+    }
+
+    private void EndTransaction()
+    {
+        foreach (var buf in _dirty.Values) _pool.Push(buf);
+        _dirty.Clear();
+        _journaled.Clear();
+        _statement.Clear();
+        _inStatement = false;
+        _fileWritten = false;
+        InTransaction = false;
+        DataVersion++;
+        _lock.UnlockTo(LockLevel.None);
+    }
+
+    private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : new byte[PageSize];
+
+    private void Acquire(LockLevel level)
+    {
+        if (_lock.TryLock(level)) return;
+        var deadline = DateTime.UtcNow + _busyTimeout;
+        int sleep = 1;
+        while (DateTime.UtcNow < deadline)
+        {
+            Thread.Sleep(sleep);
+            sleep = Math.Min(sleep * 2, 50);
+            if (_lock.TryLock(level)) return;
+        }
+        throw new SharcBusyException($"database is locked: another connection holds the lock needed for {level} ({_path})");
+    }
+
+    public void Dispose()
+    {
+        if (InTransaction) Rollback();
+        _lock.UnlockTo(LockLevel.None);
+        _file.Dispose();
+    }
+}

@@ -1,0 +1,80 @@
+using Microsoft.Win32.SafeHandles;
+using Sharc.Storage.IO;
+
+namespace Sharc.Tests.Infrastructure;
+
+/// <summary>
+/// A file system that "crashes" at a chosen write or sync: from that operation on, every write, sync, truncate or
+/// delete fails as if the process had died. With <see cref="Tear"/>, the fatal write lands half-done.
+/// Counting every write and sync lets a test crash a commit at each of its steps in turn.
+/// </summary>
+public sealed class FaultyStorage : IStorageSystem
+{
+    private readonly IStorageSystem _inner = OsStorage.Instance;
+
+    /// <summary>The 1-based operation that fails; 0 never fails.</summary>
+    public int CrashAt { get; set; }
+    public bool Tear { get; set; }
+    public int Operations { get; private set; }
+    public bool Crashed { get; private set; }
+
+    private void Step(Action? partial = null)
+    {
+        if (Crashed) throw new IOException("simulated crash: the process is gone");
+        Operations++;
+        if (CrashAt != 0 && Operations >= CrashAt)
+        {
+            Crashed = true;
+            partial?.Invoke();
+            throw new IOException($"simulated crash at operation {Operations}");
+        }
+    }
+
+    IStorageFile IStorageSystem.Open(string path, bool create) => new File(this, _inner.Open(path, create));
+    IStorageFile IStorageSystem.OpenReadOnly(string path) => _inner.OpenReadOnly(path);
+    bool IStorageSystem.Exists(string path) => _inner.Exists(path);
+    long IStorageSystem.LengthOf(string path) => _inner.LengthOf(path);
+
+    void IStorageSystem.Delete(string path)
+    {
+        Step();
+        _inner.Delete(path);
+    }
+
+    private sealed class File : IStorageFile
+    {
+        private readonly FaultyStorage _fs;
+        private readonly IStorageFile _f;
+
+        public File(FaultyStorage fs, IStorageFile f)
+        {
+            _fs = fs;
+            _f = f;
+        }
+
+        public long Length => _f.Length;
+        public SafeFileHandle? Handle => _f.Handle;
+        public int Read(Span<byte> buffer, long offset) => _f.Read(buffer, offset);
+
+        public void Write(ReadOnlySpan<byte> data, long offset)
+        {
+            byte[] copy = data.ToArray();
+            _fs.Step(_fs.Tear ? () => _f.Write(copy.AsSpan(0, copy.Length / 2), offset) : null);
+            _f.Write(data, offset);
+        }
+
+        public void SetLength(long length)
+        {
+            _fs.Step();
+            _f.SetLength(length);
+        }
+
+        public void Sync()
+        {
+            _fs.Step();
+            _f.Sync();
+        }
+
+        public void Dispose() => _f.Dispose();
+    }
+}
