@@ -265,8 +265,15 @@ internal sealed class Pager : IPageSource
         PageCount = _pageCountAtStart;
         _journal?.Dispose();
         _journal = null;
-        if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
-        EndTransaction();
+        try
+        {
+            // Nothing reached the database file before commit, so dropping the journal is the whole rollback.
+            if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+        }
+        finally
+        {
+            EndTransaction();
+        }
     }
 
     private void AbortAfterFailure()
@@ -324,8 +331,18 @@ internal sealed class Pager : IPageSource
 
     public void Dispose()
     {
-        if (InTransaction) Rollback();
-        _lock.UnlockTo(LockLevel.None);
-        _file.Dispose();
+        try
+        {
+            if (InTransaction) Rollback();
+        }
+        catch (IOException)
+        {
+            // The journal stays behind as a hot journal; the next opener (Sharc or SQLite) rolls it back.
+        }
+        finally
+        {
+            _lock.UnlockTo(LockLevel.None);
+            _file.Dispose();
+        }
     }
 }

@@ -1,0 +1,107 @@
+using System.Diagnostics;
+using System.Text;
+using Sharc.Tests.Infrastructure;
+
+namespace Sharc.Tests.Write;
+
+/// <summary>
+/// A SQLite process (the sqlite3 shell) writes while Sharc writes to the same file: the two honour each other's
+/// POSIX locks, so both transactions' effects survive and the file stays intact.
+/// </summary>
+public class ConcurrencyTests
+{
+    private static string? Sqlite3Shell()
+    {
+        foreach (var p in new[] { "/usr/bin/sqlite3", "/usr/local/bin/sqlite3" })
+            if (File.Exists(p)) return p;
+        return null;
+    }
+
+    public sealed class NeedsSqlite3ShellFact : FactAttribute
+    {
+        public NeedsSqlite3ShellFact()
+        {
+            if (Sqlite3Shell() is null) Skip = "the sqlite3 shell is not installed (apt-get install sqlite3; .ci/run installs it)";
+        }
+    }
+
+    [NeedsSqlite3ShellFact]
+    public void SharcAndASqliteProcessWriteConcurrentlyWithoutLosingAnything()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("shared.db");
+        using (var db = SharcDatabase.Create(path))
+        {
+            db.CreateTable("CREATE TABLE t(id INTEGER PRIMARY KEY, who TEXT, n INT)");
+            db.CreateIndex("CREATE INDEX t_who ON t(who, n)");
+        }
+        const int Transactions = 150, PerTransaction = 5;
+        var script = new StringBuilder(".timeout 20000\n");
+        for (int t = 0; t < Transactions; t++)
+        {
+            script.Append("BEGIN IMMEDIATE;\n");
+            for (int i = 0; i < PerTransaction; i++) script.Append($"INSERT INTO t(who, n) VALUES('sqlite', {t * PerTransaction + i});\n");
+            script.Append("COMMIT;\n");
+        }
+        var psi = new ProcessStartInfo(Sqlite3Shell()!, $"-bail \"{path}\"")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardError = true,
+            RedirectStandardOutput = true,
+            UseShellExecute = false,
+        };
+        using var proc = Process.Start(psi)!;
+        var feeding = Task.Run(() =>
+        {
+            proc.StandardInput.Write(script.ToString());
+            proc.StandardInput.Close();
+        });
+
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromSeconds(20) }))
+        {
+            for (int t = 0; t < Transactions; t++)
+            {
+                using var tx = db.BeginTransaction();
+                for (int i = 0; i < PerTransaction; i++) db.Insert("t", null, "sharc", (long)(t * PerTransaction + i));
+                tx.Commit();
+            }
+        }
+        feeding.Wait();
+        proc.WaitForExit(60_000).Should().BeTrue();
+        string err = proc.StandardError.ReadToEnd();
+        proc.ExitCode.Should().Be(0, err);
+
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        var counts = Oracle.Rows(path, "SELECT who, count(*), count(DISTINCT n) FROM t GROUP BY who ORDER BY who");
+        counts.Should().HaveCount(2);
+        counts[0].Should().Equal("sharc", (long)(Transactions * PerTransaction), (long)(Transactions * PerTransaction));
+        counts[1].Should().Equal("sqlite", (long)(Transactions * PerTransaction), (long)(Transactions * PerTransaction));
+    }
+
+    [NeedsSqlite3ShellFact]
+    public void AWriterWaitsForAnotherProcessesLockThenFailsClearlyWhenItIsHeldTooLong()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("locked.db");
+        using (var db = SharcDatabase.Create(path)) db.CreateTable("CREATE TABLE t(a)");
+        // sqlite3 takes a RESERVED lock and holds it for a while.
+        var psi = new ProcessStartInfo(Sqlite3Shell()!, $"\"{path}\"") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
+        using var proc = Process.Start(psi)!;
+        proc.StandardInput.WriteLine("BEGIN IMMEDIATE; INSERT INTO t VALUES(1); SELECT 'locked';");
+        proc.StandardInput.Flush();
+        proc.StandardOutput.ReadLine().Should().Be("locked");
+
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromMilliseconds(300) }))
+        {
+            var act = () => db.Insert("t", 2L);
+            act.Should().Throw<SharcBusyException>().WithMessage("*locked*");
+        }
+        proc.StandardInput.WriteLine("COMMIT;");
+        proc.StandardInput.Close();
+        proc.WaitForExit(10_000).Should().BeTrue();
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+            db.Insert("t", 3L);
+        Oracle.Rows(path, "SELECT a FROM t ORDER BY a").Select(r => r[0]).Should().Equal(1L, 3L);
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+    }
+}
