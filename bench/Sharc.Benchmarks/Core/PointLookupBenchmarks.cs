@@ -1,38 +1,51 @@
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using Microsoft.Data.Sqlite;
+using Sharc.Benchmarks.Fixtures;
 
 namespace Sharc.Benchmarks.Core;
 
-/// <summary>Point lookup by rowid: SQLite with a prepared, reused command against a prepared Sharc reader.</summary>
+/// <summary>
+/// Point lookup by rowid, reading name, age and score: the same key 1,000 times (SameKey) and 1,000 keys drawn
+/// from a fixed seed (RandomKey); times are per lookup. SQLite runs one prepared, reused command per connection.
+/// Per-statement file locking dominates a lookup, so SQLite appears twice: the default connection and a tuned one
+/// (locking_mode=EXCLUSIVE, lock held for the run, like Sharc's single snapshot). The tuned row is the baseline.
+/// </summary>
 [MemoryDiagnoser]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
 [CategoriesColumn]
 public class PointLookupBenchmarks
 {
-    private const int Batch = 1000;
+    private const int Lookups = 1000;
+    private const string Sql = "SELECT name, age, score FROM users WHERE id = $id";
+
     private SqliteConnection _conn = null!;
+    private SqliteConnection _exclusiveConn = null!;
     private SqliteCommand _cmd = null!;
-    private SqliteParameter _id = null!;
+    private SqliteCommand _exclusiveCmd = null!;
     private SharcDatabase _db = null!;
     private PreparedReader _reader = null!;
-    private long[] _keys = null!;
+    private long[] _sameKey = null!;
+    private long[] _randomKeys = null!;
+
+    [Params(StorageKind.File, StorageKind.Memory)]
+    public StorageKind Storage { get; set; }
 
     [GlobalSetup]
     public void Setup()
     {
-        string path = UsersDatabase.Path;
-        _conn = new SqliteConnection($"Data Source={path};Mode=ReadOnly;Pooling=False");
-        _conn.Open();
-        _cmd = _conn.CreateCommand();
-        _cmd.CommandText = "SELECT name, age, score FROM users WHERE id = $id";
-        _id = _cmd.Parameters.Add("$id", SqliteType.Integer);
-        _cmd.Prepare();
-        _db = SharcDatabase.Open(path);
+        string path = UsersData.Path(UsersShape.Core);
+        _conn = Engines.OpenSqlite(path, Storage);
+        _exclusiveConn = Engines.OpenSqlite(path, Storage, SqliteLocking.Exclusive);
+        _cmd = Engines.Prepare(_conn, Sql, ("$id", SqliteType.Integer));
+        _exclusiveCmd = Engines.Prepare(_exclusiveConn, Sql, ("$id", SqliteType.Integer));
+        _db = Engines.OpenSharc(path, Storage);
         _reader = _db.PrepareReader("users", "name", "age", "score");
-        var rng = new Random(7);
-        _keys = Enumerable.Range(0, Batch).Select(_ => (long)rng.Next(1, UsersDatabase.Rows + 1)).ToArray();
-        if (SqliteRandom() != SharcRandom()) throw new InvalidOperationException("engines disagree");
+        _sameKey = Enumerable.Repeat((long)UsersData.CoreRows / 2, Lookups).ToArray();
+        _randomKeys = Keys.Random(Lookups, 1, UsersData.CoreRows);
+        Verify.Same("same-key lookups", ("SqliteExclusiveSameKey", SqliteExclusiveSameKey()), ("SqliteSameKey", SqliteSameKey()), ("SharcSameKey", SharcSameKey()));
+        Verify.Same("random-key lookups", ("SqliteExclusiveRandomKey", SqliteExclusiveRandomKey()), ("SqliteRandomKey", SqliteRandomKey()),
+            ("SharcRandomKey", SharcRandomKey()), ("SharcRandomKeyUtf8", SharcRandomKeyUtf8()));
     }
 
     [GlobalCleanup]
@@ -41,30 +54,64 @@ public class PointLookupBenchmarks
         _reader.Dispose();
         _db.Dispose();
         _cmd.Dispose();
+        _exclusiveCmd.Dispose();
         _conn.Dispose();
+        _exclusiveConn.Dispose();
     }
 
-    [Benchmark(Baseline = true, OperationsPerInvoke = Batch)]
-    [BenchmarkCategory("RandomLookup")]
-    public long SqliteRandom()
+    [Benchmark(Baseline = true, OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("SameKey")]
+    public long SqliteExclusiveSameKey() => SqliteLookups(_exclusiveCmd, _sameKey);
+
+    [Benchmark(OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("SameKey")]
+    public long SqliteSameKey() => SqliteLookups(_cmd, _sameKey);
+
+    [Benchmark(OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("SameKey")]
+    public long SharcSameKey() => SharcLookups(_reader, _sameKey);
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("RandomKey")]
+    public long SqliteExclusiveRandomKey() => SqliteLookups(_exclusiveCmd, _randomKeys);
+
+    [Benchmark(OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("RandomKey")]
+    public long SqliteRandomKey() => SqliteLookups(_cmd, _randomKeys);
+
+    [Benchmark(OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("RandomKey")]
+    public long SharcRandomKey() => SharcLookups(_reader, _randomKeys);
+
+    [Benchmark(OperationsPerInvoke = Lookups)]
+    [BenchmarkCategory("RandomKey")]
+    public long SharcRandomKeyUtf8()
     {
         long sum = 0;
-        foreach (long k in _keys)
+        var r = _reader;
+        foreach (long k in _randomKeys)
+            if (r.Seek(k)) sum += Mix.Of(r.GetUtf8Span(0)) + r.GetInt64(1) + Mix.Of(r.GetDouble(2));
+        return sum;
+    }
+
+    internal static long SqliteLookups(SqliteCommand cmd, long[] keys)
+    {
+        long sum = 0;
+        var id = cmd.Parameters[0];
+        foreach (long k in keys)
         {
-            _id.Value = k;
-            using var r = _cmd.ExecuteReader();
-            if (r.Read()) sum += r.GetInt64(1) + (long)r.GetDouble(2) + r.GetString(0).Length;
+            id.Value = k;
+            using var r = cmd.ExecuteReader();
+            if (r.Read()) sum += Mix.Of(r.GetString(0)) + r.GetInt64(1) + Mix.Of(r.GetDouble(2));
         }
         return sum;
     }
 
-    [Benchmark(OperationsPerInvoke = Batch)]
-    [BenchmarkCategory("RandomLookup")]
-    public long SharcRandom()
+    internal static long SharcLookups(PreparedReader r, long[] keys)
     {
         long sum = 0;
-        foreach (long k in _keys)
-            if (_reader.Seek(k)) sum += _reader.GetInt64(1) + (long)_reader.GetDouble(2) + _reader.GetUtf8Span(0).Length;
+        foreach (long k in keys)
+            if (r.Seek(k)) sum += Mix.Of(r.GetString(0)) + r.GetInt64(1) + Mix.Of(r.GetDouble(2));
         return sum;
     }
 }

@@ -59,6 +59,31 @@ public partial class SharcDataReader
     public bool SeekIndex(string indexName, params object?[] key)
     {
         ThrowIfDisposed();
+        PrepareIndex(indexName, key.Length);
+        for (int i = 0; i < key.Length; i++) SetKeyValue(ref _comparer.Key[i], key[i]);
+        return SeekThroughIndex();
+    }
+
+    /// <summary>Seeks a one-column integer index key without allocating (see <see cref="SeekIndex(string, object?[])"/>).</summary>
+    public bool SeekIndex(string indexName, long key)
+    {
+        ThrowIfDisposed();
+        PrepareIndex(indexName, 1);
+        _comparer.Key[0].SetInteger(key);
+        return SeekThroughIndex();
+    }
+
+    /// <summary>Seeks a one-column UTF-8 text index key without allocating (see <see cref="SeekIndex(string, object?[])"/>).</summary>
+    public bool SeekIndex(string indexName, ReadOnlySpan<byte> utf8Key)
+    {
+        ThrowIfDisposed();
+        PrepareIndex(indexName, 1);
+        _comparer.Key[0].SetUtf8(utf8Key, _encoding);
+        return SeekThroughIndex();
+    }
+
+    private void PrepareIndex(string indexName, int keyCount)
+    {
         if (_plan.Mode != ReaderMode.RowIdTable)
             throw new InvalidOperationException("SeekIndex reads a rowid table through an index; use SeekKey on this reader");
         if (_indexPlan is null || !SqlNameComparer.Instance.Equals(_indexPlan.Name, indexName))
@@ -71,8 +96,11 @@ public partial class SharcDataReader
             _indexCursorStore = new BTreeCursor(_db.Source, index.RootPage, _db.Header.UsableSize, isIndex: true);
             _indexLayout = new RecordLayout(_indexPlan.FieldCountHint + 1);
         }
-        PrepareKey(_indexPlan, key.Length);
-        for (int i = 0; i < key.Length; i++) SetKeyValue(ref _comparer.Key[i], key[i]);
+        PrepareKey(_indexPlan, keyCount);
+    }
+
+    private bool SeekThroughIndex()
+    {
         _version = _db.DataVersion;
         _indexCursor = _indexCursorStore;
         var ic = _indexCursor!;

@@ -29,8 +29,9 @@ internal sealed class PageCache
         _pageSize = pageSize;
         _capacity = Math.Max(8, capacity);
         _load = load;
-        _map = new Dictionary<uint, int>(Math.Min(_capacity, 4096));
-        _slots = new Slot[Math.Min(_capacity, 64)];
+        // Grows with use: a small file never pays for a map sized to the whole cache.
+        _map = new Dictionary<uint, int>();
+        _slots = new Slot[Math.Min(_capacity, 16)];
     }
 
     public long Misses { get; private set; }

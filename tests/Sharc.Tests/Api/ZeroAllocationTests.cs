@@ -104,6 +104,22 @@ public class ZeroAllocationTests
     }
 
     [Fact]
+    public void SeekThroughAnIndexAllocatesNothing()
+    {
+        using var dir = new TempDir();
+        using var db = SharcDatabase.Open(Build(dir));
+        using var reader = db.PrepareReader("users", "id", "age");
+        long hits = 0;
+        int n = 0;
+        long allocated = Measure(() =>
+        {
+            if (reader.SeekIndex("users_age", (long)(n++ % 90))) hits += reader.GetInt64(1) + 1;
+        }, 500);
+        allocated.Should().Be(0);
+        hits.Should().BeGreaterThan(0);
+    }
+
+    [Fact]
     public void CacheSmallerThanTheTableStillAllocatesNothingWhileScanning()
     {
         using var dir = new TempDir();
