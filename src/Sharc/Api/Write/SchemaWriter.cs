@@ -154,9 +154,8 @@ internal sealed class SchemaWriter
         var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
         if (table.FindColumn(oldColumn) is null) throw new SharcException($"no such column: \"{oldColumn}\"");
         if (table.FindColumn(newColumn) is not null) throw new SharcException($"duplicate column name: {newColumn}");
-        string quoted = "\"" + newColumn.Replace("\"", "\"\"") + "\"";
         UpdateSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name) && r.Sql is not null && r.Type is "table" or "index",
-            r => r with { Sql = ReplaceIdentifier(r.Sql!, oldColumn, quoted, skipObjectName: true) });
+            r => r with { Sql = ReplaceIdentifier(r.Sql!, oldColumn, newColumn, skipObjectName: true) });
         BumpCookie();
     }
 
@@ -311,6 +310,13 @@ internal sealed class SchemaWriter
         throw new SharcCorruptException("the table's CREATE statement has no column list");
     }
 
+    private static bool IsPlainIdentifier(string s)
+    {
+        if (s.Length == 0 || !(char.IsAsciiLetter(s[0]) || s[0] == '_')) return false;
+        foreach (char c in s) if (!(char.IsAsciiLetterOrDigit(c) || c == '_')) return false;
+        return !SqlKeywords.IsKeyword(s);
+    }
+
     /// <summary>Replaces the name token that follows the keyword <paramref name="keyword"/>.</summary>
     private static string ReplaceNameAfter(string sql, string keyword, string replacement)
     {
@@ -327,8 +333,11 @@ internal sealed class SchemaWriter
         return sql;
     }
 
-    /// <summary>Replaces every identifier token naming <paramref name="name"/> (after the object's own name).</summary>
-    private static string ReplaceIdentifier(string sql, string name, string replacement, bool skipObjectName)
+    /// <summary>
+    /// Replaces every identifier token naming <paramref name="name"/> (after the object's own name). Like SQLite, a
+    /// bare token stays bare when the new name needs no quotes; otherwise the new name is double-quoted.
+    /// </summary>
+    private static string ReplaceIdentifier(string sql, string name, string newName, bool skipObjectName)
     {
         var tokens = SqlLexer.Tokenize(sql);
         var sb = new StringBuilder(sql.Length + 16);
@@ -340,7 +349,8 @@ internal sealed class SchemaWriter
             if (skipObjectName && i < firstParen) continue;
             if (t.Kind is not (SqlTokenKind.Identifier or SqlTokenKind.QuotedIdentifier)) continue;
             if (!SqlNameComparer.Instance.Equals(SqlText.Dequote(t.Text(sql)), name)) continue;
-            sb.Append(sql, last, t.Start - last).Append(replacement);
+            bool bare = t.Kind == SqlTokenKind.Identifier && IsPlainIdentifier(newName);
+            sb.Append(sql, last, t.Start - last).Append(bare ? newName : "\"" + newName.Replace("\"", "\"\"") + "\"");
             last = t.End;
         }
         sb.Append(sql, last, sql.Length - last);
