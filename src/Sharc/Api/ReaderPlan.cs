@@ -52,19 +52,36 @@ internal sealed class ReaderPlan
     /// <summary>A key collation Sharc does not implement, which makes key seeks impossible; null when all are known.</summary>
     public string? UnsupportedCollation { get; init; }
     public int FieldCountHint { get; init; }
+    /// <summary>The schema cookie the plan was made under.</summary>
+    public uint SchemaCookie { get; init; }
 
     public static ReaderPlan Create(SharcDatabase db, string name, string[] columns)
     {
         ArgumentNullException.ThrowIfNull(name);
         var schema = db.Schema;
         var table = schema.FindTable(name);
-        if (table is not null) return ForTable(table, columns);
+        if (table is not null) return WithCookie(ForTable(table, columns), db);
         var index = schema.FindIndex(name);
-        if (index is not null) return ForIndex(schema.GetTable(index.TableName), index, columns);
+        if (index is not null) return WithCookie(ForIndex(schema.GetTable(index.TableName), index, columns), db);
         if (schema.FindView(name) is not null)
             throw new SharcException($"{name} is a view: reading views needs the SQL engine (Query), not a b-tree reader");
         throw new SharcException($"no such table or index: {name}");
     }
+
+    private static ReaderPlan WithCookie(ReaderPlan p, SharcDatabase db) => new()
+    {
+        Mode = p.Mode,
+        Root = p.Root,
+        Name = p.Name,
+        Table = p.Table,
+        Index = p.Index,
+        Columns = p.Columns,
+        KeyCollations = p.KeyCollations,
+        KeyDescending = p.KeyDescending,
+        UnsupportedCollation = p.UnsupportedCollation,
+        FieldCountHint = p.FieldCountHint,
+        SchemaCookie = db.Header.SchemaCookie,
+    };
 
     public static ReaderPlan ForTable(SharcTable table, string[] columns)
     {

@@ -101,6 +101,7 @@ public partial class SharcDataReader
 
     private bool SeekThroughIndex()
     {
+        BeginSession();
         _version = _db.DataVersion;
         _indexCursor = _indexCursorStore;
         var ic = _indexCursor!;
@@ -131,6 +132,7 @@ public partial class SharcDataReader
     private bool SeekPrepared(BTreeCursor cursor)
     {
         _indexCursor = null;
+        BeginSession();
         _version = _db.DataVersion;
         cursor.SeekKey(ref _comparer);
         bool equal = cursor.IsValid && _comparer.CompareRecordToKey(cursor.GetPayload(cursor.PayloadSize)) == 0;

@@ -30,6 +30,7 @@ public partial class SharcDataReader : IDisposable
     private State _state;
     private bool _disposed;
     private long _version;
+    private bool _session;
 
     internal SharcDataReader(SharcDatabase db, ReaderPlan plan)
     {
@@ -70,6 +71,7 @@ public partial class SharcDataReader : IDisposable
         switch (_state)
         {
             case State.BeforeFirst:
+                BeginSession();
                 _version = _db.DataVersion;
                 return Land(_indexCursor is null ? _cursor.MoveFirst() : _indexCursor.MoveFirst() && FollowIndex());
             case State.Pending:
@@ -96,6 +98,7 @@ public partial class SharcDataReader : IDisposable
         if (_plan.Mode != ReaderMode.RowIdTable)
             throw new InvalidOperationException($"{_plan.Name} has no rowid: seek it by key with SeekKey");
         _indexCursor = null;
+        BeginSession();
         _version = _db.DataVersion;
         bool found = _cursor.SeekRowId(rowId);
         SettleAfterSeek(found);
@@ -138,7 +141,24 @@ public partial class SharcDataReader : IDisposable
             return true;
         }
         _state = State.AfterEnd;
+        EndSession();
         return false;
+    }
+
+    /// <summary>The reader's read session (SHARED lock) starts with its first positioning.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void BeginSession()
+    {
+        if (_session) return;
+        _db.BeginReadSession(_plan);
+        _session = true;
+    }
+
+    private void EndSession()
+    {
+        if (!_session) return;
+        _session = false;
+        _db.EndReadSession();
     }
 
     private void SettleAfterSeek(bool found)
@@ -151,6 +171,7 @@ public partial class SharcDataReader : IDisposable
         else
         {
             _state = RowCursor.IsValid ? State.Pending : State.AfterEnd;
+            if (_state == State.AfterEnd) EndSession();
         }
     }
 
@@ -160,6 +181,7 @@ public partial class SharcDataReader : IDisposable
         ThrowIfDisposed();
         _indexCursor = null;
         _state = State.BeforeFirst;
+        EndSession();
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -198,6 +220,7 @@ public partial class SharcDataReader : IDisposable
     {
         if (_disposed) return;
         _disposed = true;
+        EndSession();
         _cursor.Dispose();
         _indexCursorStore?.Dispose();
         _state = State.AfterEnd;

@@ -207,6 +207,27 @@ public sealed partial class SharcDatabase
     internal void MarkSchemaChanged() => _schemaDirty = true;
 
     /// <summary>
+    /// Starts a reader's session (SHARED lock). When another connection committed meanwhile, the header (and the
+    /// schema, if its cookie moved) is read again; a reader whose plan predates a schema change must be recreated.
+    /// </summary>
+    internal void BeginReadSession(ReaderPlan plan)
+    {
+        if (_source.BeginRead())
+        {
+            uint cookie = Header.SchemaCookie;
+            RefreshHeader();
+            if (Header.SchemaCookie != cookie) ReloadSchema();
+        }
+        if (plan.SchemaCookie != Header.SchemaCookie)
+        {
+            _source.EndRead();
+            throw new SharcException($"the schema changed since the reader over {plan.Name} was created: create it again");
+        }
+    }
+
+    internal void EndReadSession() => _source.EndRead();
+
+    /// <summary>
     /// Runs one write operation: inside an explicit transaction as a statement (undone alone if it fails), otherwise
     /// as its own transaction (committed on success, rolled back on failure).
     /// </summary>

@@ -105,7 +105,7 @@ public sealed partial class SharcDatabase : IDisposable
 
             uint filePages = (uint)Math.Min(uint.MaxValue, (length + pageSize - 1) / pageSize);
             uint provisional = Math.Max(filePages, Math.Max(wal?.PageCount ?? 0, journal?.OriginalPageCount ?? 0));
-            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal);
+            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal, options.ReadLocking, options.BusyTimeout);
 
             // The current page 1 may come from the WAL or the journal rather than the file.
             DatabaseHeader header = ReadHeader(source);
@@ -123,6 +123,7 @@ public sealed partial class SharcDatabase : IDisposable
             }
             else pageCount = filePages;
             source.SetPageCount(pageCount);
+            source.SetChangeCounter(header.ChangeCounter);
 
             return new SharcDatabase(source, header, path);
         }

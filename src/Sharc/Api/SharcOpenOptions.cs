@@ -26,6 +26,15 @@ public sealed class SharcOpenOptions
     /// </summary>
     public bool Writable { get; init; }
 
+    /// <summary>
+    /// When true (the default), each reader holds SQLite's SHARED lock from its first positioning until it reaches
+    /// the end, is reset or disposed — as a SQLite statement does until it is reset — so a writer in another process
+    /// cannot commit under it, and a reader that starts after such a commit sees it (the cache is refreshed).
+    /// When false, the database is read as the snapshot committed at open, without locks: the fastest mode, correct
+    /// only if no other process writes the file meanwhile. WAL files and hot-journal recovery always read a snapshot.
+    /// </summary>
+    public bool ReadLocking { get; init; } = true;
+
     /// <summary>How long a writer waits for another connection's lock before <see cref="SharcBusyException"/>. Default 5 s.</summary>
     public TimeSpan BusyTimeout { get; init; } = TimeSpan.FromSeconds(5);
 }

@@ -1,4 +1,6 @@
+using System.Buffers.Binary;
 using Microsoft.Win32.SafeHandles;
+using Sharc.Storage.Locking;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Wal;
 
@@ -14,12 +16,20 @@ internal sealed class FilePageSource : IPageSource
     private readonly SafeFileHandle? _walFile;
     private readonly WalIndex? _wal;
     private readonly HotJournal? _journal;
-    private readonly long _fileLength;
+    private long _fileLength;
     private readonly PageCache _cache;
+    private readonly FileLock? _readLock;
+    private readonly TimeSpan _busyTimeout;
+    private readonly object _sessionGate = new();
+    private int _sessions;
+    private uint _changeCounter;
 
     public FilePageSource(SafeFileHandle file, int pageSize, uint pageCount, int cachePages,
-        SafeFileHandle? walFile, WalIndex? wal, HotJournal? journal)
+        SafeFileHandle? walFile, WalIndex? wal, HotJournal? journal, bool readLocking = false, TimeSpan busyTimeout = default)
     {
+        // Locking only makes sense for the live file: a WAL snapshot or a journal overlay is fixed at open.
+        if (readLocking && wal is null && journal is null) _readLock = new FileLock(file);
+        _busyTimeout = busyTimeout;
         _file = file;
         _walFile = walFile;
         _wal = wal;
@@ -47,6 +57,48 @@ internal sealed class FilePageSource : IPageSource
     }
 
     public void Release(in PageRef page) => _cache.Release(page);
+
+    /// <summary>Remembers the change counter of the snapshot the cache holds.</summary>
+    public void SetChangeCounter(uint counter) => _changeCounter = counter;
+
+    public bool BeginRead()
+    {
+        if (_readLock is null) return false;
+        lock (_sessionGate)
+        {
+            if (_sessions++ > 0) return false;
+            try
+            {
+                LockWaiter.Acquire(_readLock, LockLevel.Shared, _busyTimeout, "read");
+                Span<byte> h = stackalloc byte[100];
+                if (RandomAccess.Read(_file, h, 0) < 100) return false;
+                uint counter = BinaryPrimitives.ReadUInt32BigEndian(h[24..]);
+                if (counter == _changeCounter) return false;
+                // Another connection committed: drop what we cached and take the new size.
+                _changeCounter = counter;
+                _cache.InvalidateAll();
+                _fileLength = RandomAccess.GetLength(_file);
+                uint filePages = (uint)((_fileLength + PageSize - 1) / PageSize);
+                uint headerPages = BinaryPrimitives.ReadUInt32BigEndian(h[28..]);
+                PageCount = headerPages != 0 && BinaryPrimitives.ReadUInt32BigEndian(h[92..]) == counter ? headerPages : filePages;
+                return true;
+            }
+            catch
+            {
+                _sessions--;
+                throw;
+            }
+        }
+    }
+
+    public void EndRead()
+    {
+        if (_readLock is null) return;
+        lock (_sessionGate)
+        {
+            if (_sessions > 0 && --_sessions == 0) _readLock.UnlockTo(LockLevel.None);
+        }
+    }
 
     private void Load(uint pageNumber, byte[] buffer)
     {

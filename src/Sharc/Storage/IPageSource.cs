@@ -17,4 +17,13 @@ internal interface IPageSource : IDisposable
 
     /// <summary>Hands back a page obtained from <see cref="Acquire"/>.</summary>
     void Release(in PageRef page);
+
+    /// <summary>
+    /// Starts a read session (sessions nest): takes SQLite's SHARED lock so no writer can commit under the reader,
+    /// and returns true when another connection committed since the last session (cached pages were dropped).
+    /// </summary>
+    bool BeginRead();
+
+    /// <summary>Ends a read session; the last one releases the SHARED lock.</summary>
+    void EndRead();
 }

@@ -49,5 +49,9 @@ internal sealed class MemoryPageSource : IPageSource
 
     public void Release(in PageRef page) { }
 
+    public bool BeginRead() => false;
+
+    public void EndRead() { }
+
     public void Dispose() { }
 }

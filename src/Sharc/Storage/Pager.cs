@@ -72,6 +72,34 @@ internal sealed class Pager : IPageSource
 
     public void Release(in PageRef page) => _cache.Release(page);
 
+    private int _sessions;
+
+    public bool BeginRead()
+    {
+        lock (_gate)
+        {
+            if (_sessions++ > 0 || InTransaction) return false;
+            try
+            {
+                Acquire(LockLevel.Shared);
+                return RefreshIfChanged();
+            }
+            catch
+            {
+                _sessions--;
+                throw;
+            }
+        }
+    }
+
+    public void EndRead()
+    {
+        lock (_gate)
+        {
+            if (_sessions > 0 && --_sessions == 0 && !InTransaction) _lock.UnlockTo(LockLevel.None);
+        }
+    }
+
     private void Load(uint page, byte[] buffer)
     {
         int n = _file.Read(buffer, (long)(page - 1) * PageSize);
@@ -103,11 +131,11 @@ internal sealed class Pager : IPageSource
     }
 
     /// <summary>Drops cached pages when another connection committed since we last looked (file change counter).</summary>
-    private void RefreshIfChanged()
+    private bool RefreshIfChanged()
     {
         Span<byte> header = stackalloc byte[100];
         int n = _file.Read(header, 0);
-        if (n < 100) return;
+        if (n < 100) return false;
         uint fileCounter = BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
         var page1 = _cache.Acquire(1);
         uint cachedCounter;
@@ -127,7 +155,9 @@ internal sealed class Pager : IPageSource
             PageCount = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == fileCounter ? headerCount : filePages;
             DataVersion++;
             ExternalChange = true;
+            return true;
         }
+        return false;
     }
 
     /// <summary>Set when another connection's commit was noticed; the owner reloads its schema and clears it.</summary>
@@ -310,24 +340,13 @@ internal sealed class Pager : IPageSource
         _fileWritten = false;
         InTransaction = false;
         DataVersion++;
-        _lock.UnlockTo(LockLevel.None);
+        // Readers of this connection still reading keep their SHARED lock.
+        _lock.UnlockTo(_sessions > 0 ? LockLevel.Shared : LockLevel.None);
     }
 
     private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : new byte[PageSize];
 
-    private void Acquire(LockLevel level)
-    {
-        if (_lock.TryLock(level)) return;
-        var deadline = DateTime.UtcNow + _busyTimeout;
-        int sleep = 1;
-        while (DateTime.UtcNow < deadline)
-        {
-            Thread.Sleep(sleep);
-            sleep = Math.Min(sleep * 2, 50);
-            if (_lock.TryLock(level)) return;
-        }
-        throw new SharcBusyException($"database is locked: another connection holds the lock needed for {level} ({_path})");
-    }
+    private void Acquire(LockLevel level) => LockWaiter.Acquire(_lock, level, _busyTimeout, _path);
 
     public void Dispose()
     {

@@ -1,0 +1,19 @@
+namespace Sharc.Storage.Locking;
+
+/// <summary>Waits for a lock with backoff until the busy timeout, then fails with <see cref="SharcBusyException"/>.</summary>
+internal static class LockWaiter
+{
+    public static void Acquire(FileLock fileLock, LockLevel level, TimeSpan timeout, string what)
+    {
+        if (fileLock.TryLock(level)) return;
+        var deadline = DateTime.UtcNow + timeout;
+        int sleep = 1;
+        while (DateTime.UtcNow < deadline)
+        {
+            Thread.Sleep(sleep);
+            sleep = Math.Min(sleep * 2, 50);
+            if (fileLock.TryLock(level)) return;
+        }
+        throw new SharcBusyException($"database is locked: another connection holds the file ({what}; waited for a {level} lock)");
+    }
+}
