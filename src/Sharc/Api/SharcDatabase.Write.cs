@@ -27,7 +27,7 @@ public sealed partial class SharcDatabase
 
     internal Pager WritablePager => _pager ?? throw new InvalidOperationException("the database was opened read-only: open it with SharcOpenOptions { Writable = true } to write");
 
-    internal BTreeMutator Mutator => _mutator ??= new BTreeMutator(WritablePager);
+    internal BTreeMutator Mutator => _mutator ??= new BTreeMutator(WritablePager, Header.IsAutoVacuum);
 
     /// <summary>
     /// Creates a new, empty database file (page 1 with the header and an empty sqlite_schema) and opens it for writing.
@@ -46,6 +46,12 @@ public sealed partial class SharcDatabase
 
         var page1 = new byte[pageSize];
         WriteNewHeader(page1, pageSize, options.TextEncoding);
+        if (options.AutoVacuum != SharcAutoVacuum.None)
+        {
+            // Largest root page 1 (only sqlite_schema so far); offset 64 says whether vacuuming is incremental.
+            BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(52), 1);
+            BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(64), options.AutoVacuum == SharcAutoVacuum.Incremental ? 1u : 0u);
+        }
         using (var f = OsStorage.Instance.Open(path, create: true))
         {
             f.SetLength(0);
@@ -115,8 +121,6 @@ public sealed partial class SharcDatabase
             var header = DatabaseHeader.Parse(first[..got]);
             if (header.IsWal)
                 throw new SharcException($"{path} is in WAL mode: Sharc writes rollback-journal databases only (open it read-only, or have SQLite set journal_mode=DELETE)");
-            if (header.IsAutoVacuum)
-                throw new SharcException($"{path} uses auto_vacuum: writing pointer-map databases is not supported yet (open it read-only)");
             uint filePages = (uint)((file.Length + header.PageSize - 1) / header.PageSize);
             uint pageCount = header.IsPageCountValid ? header.HeaderPageCount : filePages;
             var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout);
@@ -151,7 +155,14 @@ public sealed partial class SharcDatabase
         _transaction = null;
         try
         {
+            BeforeCommit();
             WritablePager.Commit();
+        }
+        catch
+        {
+            if (WritablePager.InTransaction) WritablePager.Rollback();
+            _schemaDirty = true;
+            throw;
         }
         finally
         {
@@ -206,6 +217,27 @@ public sealed partial class SharcDatabase
 
     internal void MarkSchemaChanged() => _schemaDirty = true;
 
+    /// <summary>auto_vacuum=FULL: every commit leaves no free page behind (pages move down, the file shrinks).</summary>
+    private void BeforeCommit()
+    {
+        if (_mutator is null || !Header.IsAutoVacuum || Header.IncrementalVacuum != 0) return;
+        var p = _source.Acquire(1);
+        uint free;
+        try { free = BinaryPrimitives.ReadUInt32BigEndian(p.Span[36..]); }
+        finally { _source.Release(p); }
+        if (free > 0) _mutator.Vacuum.Vacuum(0);
+    }
+
+    /// <summary>
+    /// PRAGMA incremental_vacuum: in an auto_vacuum=INCREMENTAL database, removes up to <paramref name="pages"/> free
+    /// pages (all of them when 0) by moving pages from the end of the file and truncating it.
+    /// </summary>
+    public void IncrementalVacuum(int pages = 0)
+    {
+        if (!Header.IsAutoVacuum) return;
+        RunWrite(pages, static (db, n) => { db.Mutator.Vacuum.Vacuum(n); return 0; });
+    }
+
     /// <summary>
     /// Starts a reader's session (SHARED lock). When another connection committed meanwhile, the header (and the
     /// schema, if its cookie moved) is read again; a reader whose plan predates a schema change must be recreated.
@@ -256,6 +288,7 @@ public sealed partial class SharcDatabase
         try
         {
             var r = op(this, state);
+            BeforeCommit();
             pager.Commit();
             AfterEnd();
             return r;

@@ -22,23 +22,30 @@ public class DifferentialWriteTests
 
     public static IEnumerable<object[]> Cases() =>
     [
-        [512, "UTF-8", 11],
-        [1024, "UTF-16le", 12],
-        [4096, "UTF-8", 13],
-        [8192, "UTF-16be", 14],
-        [65536, "UTF-8", 15],
+        [512, "UTF-8", 11, 0],
+        [1024, "UTF-16le", 12, 0],
+        [2048, "UTF-8", 16, 0],
+        [4096, "UTF-8", 13, 0],
+        [8192, "UTF-16be", 14, 0],
+        [16384, "UTF-8", 17, 0],
+        [32768, "UTF-8", 18, 0],
+        [65536, "UTF-8", 15, 0],
+        [1024, "UTF-8", 21, 1],
+        [4096, "UTF-16le", 22, 1],
+        [512, "UTF-8", 23, 2],
     ];
 
     [Theory]
     [MemberData(nameof(Cases))]
-    public void RandomWorkloadMatchesSqlite(int pageSize, string encoding, int seed)
+    public void RandomWorkloadMatchesSqlite(int pageSize, string encoding, int seed, int autoVacuum)
     {
         using var dir = new TempDir();
         string sharcPath = dir.File("sharc.db"), sqlitePath = dir.File("sqlite.db");
         var enc = encoding switch { "UTF-16le" => SharcTextEncoding.Utf16LE, "UTF-16be" => SharcTextEncoding.Utf16BE, _ => SharcTextEncoding.Utf8 };
-        using var db = SharcDatabase.Create(sharcPath, new SharcCreateOptions { PageSize = pageSize, TextEncoding = enc });
+        using var db = SharcDatabase.Create(sharcPath, new SharcCreateOptions { PageSize = pageSize, TextEncoding = enc, AutoVacuum = (SharcAutoVacuum)autoVacuum });
         using var o = Oracle.Open(sqlitePath);
         Oracle.Exec(o, $"PRAGMA page_size={pageSize}");
+        Oracle.Exec(o, $"PRAGMA auto_vacuum={autoVacuum}");
         Oracle.Exec(o, $"PRAGMA encoding='{encoding}'");
         foreach (var stmt in Schema.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
@@ -66,6 +73,13 @@ public class DifferentialWriteTests
                 otx.Commit();
             }
             Oracle.IntegrityCheck(sharcPath).Should().Be("ok", "after transaction {0} (seed {1})", txn, seed);
+            if (autoVacuum == 1)
+                Oracle.Rows(sharcPath, "PRAGMA freelist_count")[0][0].Should().Be(0L, "auto_vacuum=FULL leaves no free page after a commit");
+            if (autoVacuum == 2 && txn % 7 == 6)
+            {
+                db.IncrementalVacuum(3);
+                Oracle.IntegrityCheck(sharcPath).Should().Be("ok", "after incremental_vacuum (seed {0})", seed);
+            }
             if (txn % 5 == 4 || txn == 35) CompareContents(sharcPath, o, $"after transaction {txn}");
             if (wipe) Oracle.Rows(sharcPath, "SELECT count(*) FROM t")[0][0].Should().Be(0L);
         }

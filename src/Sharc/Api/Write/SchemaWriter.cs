@@ -76,10 +76,10 @@ internal sealed class SchemaWriter
         }
         if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
             throw new SharcException($"table {table.Name} may not be dropped");
-        foreach (var ix in table.Indexes)
-            if (!ix.IsPrimaryKey) Mutator.FreeTree(ix.RootPage, keepRoot: false);
-        if (!table.IsVirtual) Mutator.FreeTree(table.RootPage, keepRoot: false);
+        var roots = table.Indexes.Where(ix => !ix.IsPrimaryKey).Select(ix => ix.RootPage).ToList();
+        if (!table.IsVirtual) roots.Add(table.RootPage);
         DeleteSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name));
+        FreeRoots(roots);
         DeleteSequenceRow(table.Name);
         BumpCookie();
     }
@@ -94,8 +94,8 @@ internal sealed class SchemaWriter
         }
         if (index.IsAutoIndex)
             throw new SharcException("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
-        Mutator.FreeTree(index.RootPage, keepRoot: false);
         DeleteSchemaRows(r => r.Type == "index" && SqlNameComparer.Instance.Equals(r.Name, index.Name));
+        FreeRoots([index.RootPage]);
         BumpCookie();
     }
 
@@ -161,6 +161,21 @@ internal sealed class SchemaWriter
 
     // ---------------------------------------------------------------- helpers
 
+    /// <summary>
+    /// Frees b-trees, largest root first; in auto-vacuum databases the last root moves into each freed root's place
+    /// (as SQLite does) and sqlite_schema follows it.
+    /// </summary>
+    private void FreeRoots(List<uint> roots)
+    {
+        foreach (uint root in roots.OrderByDescending(r => r))
+        {
+            Mutator.FreeTree(root, keepRoot: false);
+            if (!Mutator.Map.Enabled) continue;
+            Mutator.Vacuum.CompactRoots(root, (from, to) =>
+                UpdateSchemaRows(r => r.RootPage == from && r.Type is "table" or "index", r => r with { RootPage = to }));
+        }
+    }
+
     private static SchemaStatement Parse(string sql, SchemaObjectKind kind)
     {
         SchemaStatement stmt;
@@ -218,7 +233,8 @@ internal sealed class SchemaWriter
 
     private uint NewRoot(BTreePageType type)
     {
-        uint page = Mutator.Allocator.Allocate();
+        // Auto-vacuum databases keep roots together at the start of the file.
+        uint page = Mutator.Map.Enabled ? Mutator.Vacuum.PlaceRoot() : Mutator.Allocator.Allocate();
         var buf = _db.WritablePager.Write(page);
         PageWriter.Initialize(buf, page, type, _db.WritablePager.UsableSize);
         return page;

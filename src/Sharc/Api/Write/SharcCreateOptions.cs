@@ -1,5 +1,16 @@
 namespace Sharc;
 
+/// <summary>SQLite's auto_vacuum modes.</summary>
+public enum SharcAutoVacuum
+{
+    /// <summary>Free pages stay on the freelist.</summary>
+    None = 0,
+    /// <summary>Every commit moves pages down and truncates the file (pointer-map pages track parents).</summary>
+    Full = 1,
+    /// <summary>Pages are tracked like Full, but the file shrinks only on <see cref="SharcDatabase.IncrementalVacuum"/>.</summary>
+    Incremental = 2,
+}
+
 /// <summary>Settings of a new database (<see cref="SharcDatabase.Create"/>).</summary>
 public sealed class SharcCreateOptions
 {
@@ -8,6 +19,9 @@ public sealed class SharcCreateOptions
 
     /// <summary>Text encoding of the database. Default UTF-8.</summary>
     public SharcTextEncoding TextEncoding { get; init; } = SharcTextEncoding.Utf8;
+
+    /// <summary>auto_vacuum mode: none (default), full (the file shrinks at every commit) or incremental.</summary>
+    public SharcAutoVacuum AutoVacuum { get; init; }
 
     /// <summary>When true an existing file is replaced; otherwise creating over a non-empty file fails.</summary>
     public bool Overwrite { get; init; }

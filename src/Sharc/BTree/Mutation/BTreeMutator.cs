@@ -18,14 +18,20 @@ internal sealed class BTreeMutator
     private int _depth;
     private byte[] _payload = new byte[256];
 
-    public BTreeMutator(Pager pager)
+    public BTreeMutator(Pager pager, bool autoVacuum)
     {
         _pager = pager;
-        _allocator = new PageAllocator(pager);
-        _cells = new CellBuilder(pager, _allocator);
-        _balancer = new Balancer(pager, _allocator);
+        _map = new PointerMap(pager, autoVacuum);
+        _allocator = new PageAllocator(pager, _map);
+        _cells = new CellBuilder(pager, _allocator, _map);
+        _balancer = new Balancer(pager, _allocator, _map);
+        Vacuum = new AutoVacuum(pager, _map, _allocator);
     }
 
+    private readonly PointerMap _map;
+
+    public PointerMap Map => _map;
+    public AutoVacuum Vacuum { get; }
     public PageAllocator Allocator => _allocator;
     public CellBuilder Cells => _cells;
     private int Usable => _pager.UsableSize;
@@ -40,7 +46,11 @@ internal sealed class BTreeMutator
         if (exists) RemoveCellAt(leaf, index, freeOverflow: true);
         byte[] cell = _cells.TableLeaf(rowId, record);
         var buf = _pager.Write(leaf);
-        if (PageWriter.TryInsert(buf, leaf, Usable, index, cell)) return;
+        if (PageWriter.TryInsert(buf, leaf, Usable, index, cell))
+        {
+            if (_map.Enabled) _map.MapChildrenOf(leaf, Usable);
+            return;
+        }
 
         var node = NodeImage.Read(_pager, leaf, Usable);
         // Appending past the right edge (rowids in increasing order): start a new right-most page with just the
@@ -148,7 +158,7 @@ internal sealed class BTreeMutator
     private void QuickAppend(NodeImage full, uint leaf, byte[] cell)
     {
         uint fresh = _allocator.Allocate();
-        new NodeImage(BTreePageType.LeafTable, [cell], 0).Write(_pager, fresh);
+        new NodeImage(BTreePageType.LeafTable, [cell], 0).Write(_pager, fresh, _map);
         long maxLeft = NodeImage.TableKey(full.Cells[^1], BTreePageType.LeafTable);
         int parentLevel = _depth - 1;
         var parent = NodeImage.Read(_pager, _path[parentLevel].Page, Usable);
@@ -176,7 +186,11 @@ internal sealed class BTreeMutator
         }
         byte[] cell = _cells.IndexCell(record);
         var buf = _pager.Write(page);
-        if (PageWriter.TryInsert(buf, page, Usable, index, cell)) return true;
+        if (PageWriter.TryInsert(buf, page, Usable, index, cell))
+        {
+            if (_map.Enabled) _map.MapChildrenOf(page, Usable);
+            return true;
+        }
         var node = NodeImage.Read(_pager, page, Usable);
         node.Cells.Insert(index, cell);
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
@@ -456,7 +470,7 @@ internal sealed class BTreeMutator
             if (!node.IsLeaf)
                 for (int i = 0; i <= node.Cells.Count; i++) stack.Push((node.Child(i), depth + 1));
             if (page != root || !keepRoot) toFree.Add(page);
-            else new NodeImage(node.IsTable ? BTreePageType.LeafTable : BTreePageType.LeafIndex, [], 0).Write(_pager, root);
+            else new NodeImage(node.IsTable ? BTreePageType.LeafTable : BTreePageType.LeafIndex, [], 0).Write(_pager, root, _map);
         }
         foreach (var p in toFree) _allocator.Free(p);
     }

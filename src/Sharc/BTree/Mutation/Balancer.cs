@@ -15,11 +15,13 @@ internal sealed class Balancer
 {
     private readonly Pager _pager;
     private readonly PageAllocator _allocator;
+    private readonly PointerMap _map;
 
-    public Balancer(Pager pager, PageAllocator allocator)
+    public Balancer(Pager pager, PageAllocator allocator, PointerMap map)
     {
         _pager = pager;
         _allocator = allocator;
+        _map = map;
     }
 
     private int Usable => _pager.UsableSize;
@@ -40,7 +42,7 @@ internal sealed class Balancer
             }
             if (node.FitsOn(page, Usable) && !IsUnderfull(node, page))
             {
-                node.Write(_pager, page);
+                node.Write(_pager, page, _map);
                 return;
             }
             var parentPage = path[level - 1].Page;
@@ -50,7 +52,7 @@ internal sealed class Balancer
             {
                 // The tree emptied out: the root becomes an empty leaf again.
                 _allocator.Free(page);
-                new NodeImage(node.Type, [], 0).Write(_pager, parentPage);
+                new NodeImage(node.Type, [], 0).Write(_pager, parentPage, _map);
                 return;
             }
             node = BalanceSiblings(parent, childIndex, page, node);
@@ -77,16 +79,17 @@ internal sealed class Balancer
                 var childNode = NodeImage.Read(_pager, child, Usable);
                 if (childNode.FitsOn(root, Usable))
                 {
-                    childNode.Write(_pager, root);
+                    childNode.Write(_pager, root, _map);
                     _allocator.Free(child);
                     return;
                 }
             }
-            node.Write(_pager, root);
+            node.Write(_pager, root, _map);
             return;
         }
         // Grow a level: the root's content moves to a new child, which is then split under the (empty) root.
         uint newChild = _allocator.Allocate();
+        _map.Put(newChild, PtrmapType.BTree, root);
         var emptyRoot = new NodeImage(NodeImage.InteriorOf(node.Type), [], newChild);
         var parent = BalanceSiblings(emptyRoot, 0, newChild, node);
         SettleRoot(root, parent);
@@ -156,7 +159,7 @@ internal sealed class Balancer
             {
                 right = j == k - 1 ? lastRight : BinaryPrimitives.ReadUInt32BigEndian(combined[end]);
             }
-            new NodeImage(type, cells, right).Write(_pager, newPages[j]);
+            new NodeImage(type, cells, right).Write(_pager, newPages[j], _map);
             if (j == k - 1) break;
             if (table && leaf) dividers.Add(CellBuilder.TableInterior(newPages[j], NodeImage.TableKey(combined[end - 1], type)));
             else if (table) dividers.Add(CellBuilder.TableInterior(newPages[j], NodeImage.TableKey(combined[end], type)));

@@ -12,11 +12,13 @@ internal sealed class CellBuilder
 {
     private readonly Pager _pager;
     private readonly PageAllocator _allocator;
+    private readonly PointerMap _map;
 
-    public CellBuilder(Pager pager, PageAllocator allocator)
+    public CellBuilder(Pager pager, PageAllocator allocator, PointerMap map)
     {
         _pager = pager;
         _allocator = allocator;
+        _map = map;
     }
 
     private int Usable => _pager.UsableSize;
@@ -79,6 +81,7 @@ internal sealed class CellBuilder
             }
             uint next = _allocator.Allocate();
             BinaryPrimitives.WriteUInt32BigEndian(_pager.Write(page), next);
+            _map.Put(next, PtrmapType.Overflow2, page);
             page = next;
         }
     }

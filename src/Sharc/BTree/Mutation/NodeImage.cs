@@ -56,12 +56,14 @@ internal sealed class NodeImage
         }
     }
 
-    public void Write(Pager pager, uint pageNumber)
+    public void Write(Pager pager, uint pageNumber, PointerMap map)
     {
         var buf = pager.Write(pageNumber);
         var list = new CellBytes[Cells.Count];
         for (int i = 0; i < list.Length; i++) list[i] = new CellBytes(Cells[i]);
         PageWriter.Build(buf, pageNumber, pager.UsableSize, Type, list, RightChild);
+        // Children and overflow chains now hang off this page.
+        map.MapChildrenOf(pageNumber, pager.UsableSize);
     }
 
     /// <summary>The child that cell <paramref name="index"/> points to (or the right child at index = count).</summary>

@@ -10,8 +10,13 @@ namespace Sharc.BTree.Mutation;
 internal sealed class PageAllocator
 {
     private readonly Pager _pager;
+    private readonly PointerMap _map;
 
-    public PageAllocator(Pager pager) => _pager = pager;
+    public PageAllocator(Pager pager, PointerMap map)
+    {
+        _pager = pager;
+        _map = map;
+    }
 
     /// <summary>Leaves per trunk page. SQLite writes at most usable/4 − 8 so that very old readers cope.</summary>
     private int MaxLeaves => _pager.UsableSize / 4 - 8;
@@ -37,7 +42,7 @@ internal sealed class PageAllocator
         var p1 = _pager.Write(1);
         uint trunk = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(32));
         uint count = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(36));
-        if (trunk == 0 || count == 0) return _pager.Append();
+        if (trunk == 0 || count == 0) return Append();
         if (trunk > _pager.PageCount) ThrowHelper.Corrupt($"freelist trunk page {trunk} is outside the database", 1, 32);
 
         var t = _pager.Write(trunk);
@@ -60,10 +65,57 @@ internal sealed class PageAllocator
         return page;
     }
 
+    /// <summary>A new page at the end of the file (pointer-map pages it passes are created zeroed).</summary>
+    public uint Append()
+    {
+        uint page = _pager.Append();
+        while (_map.IsReserved(page)) page = _pager.Append();
+        return page;
+    }
+
+    /// <summary>Takes every page off the freelist (trunks included) and empties it.</summary>
+    public SortedSet<uint> Drain()
+    {
+        var pages = new SortedSet<uint>();
+        var p1 = _pager.Write(1);
+        uint trunk = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(32));
+        uint count = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(36));
+        int guard = 0;
+        while (trunk != 0)
+        {
+            if (trunk > _pager.PageCount || ++guard > _pager.PageCount || !pages.Add(trunk))
+                ThrowHelper.Corrupt($"freelist trunk chain is broken at page {trunk}", trunk);
+            var pr = _pager.Acquire(trunk);
+            try
+            {
+                var span = pr.Span;
+                uint leaves = BinaryPrimitives.ReadUInt32BigEndian(span[4..]);
+                if (leaves > (uint)(_pager.UsableSize / 4 - 2)) ThrowHelper.Corrupt($"freelist trunk lists {leaves} leaves", trunk, 4);
+                for (int i = 0; i < leaves; i++) pages.Add(BinaryPrimitives.ReadUInt32BigEndian(span[(8 + 4 * i)..]));
+                trunk = BinaryPrimitives.ReadUInt32BigEndian(span);
+            }
+            finally
+            {
+                _pager.Release(pr);
+            }
+        }
+        if (pages.Count != count) ThrowHelper.Corrupt($"the freelist holds {pages.Count} pages but the header says {count}", 1, 36);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(32), 0);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(36), 0);
+        return pages;
+    }
+
+    /// <summary>Puts pages back on the freelist (largest first, so the lowest pages are handed out first).</summary>
+    public void Refill(IEnumerable<uint> pages)
+    {
+        foreach (uint p in pages.OrderByDescending(p => p)) Free(p);
+    }
+
     /// <summary>Puts <paramref name="page"/> on the freelist.</summary>
     public void Free(uint page)
     {
         if (page <= 1 || page > _pager.PageCount) ThrowHelper.Corrupt($"cannot free page {page}", page);
+        _map.Put(page, PtrmapType.FreePage, 0);
         var p1 = _pager.Write(1);
         uint trunk = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(32));
         uint count = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(36));
