@@ -170,6 +170,16 @@ public sealed partial class SharcDatabase
         }
     }
 
+    /// <summary>An unexpected failure inside a transaction: everything is rolled back and the transaction is dead.</summary>
+    private void AbandonTransaction()
+    {
+        _transaction?.MarkFailed();
+        _transaction = null;
+        if (WritablePager.InTransaction) WritablePager.Rollback();
+        _schemaDirty = true;
+        AfterEnd();
+    }
+
     internal void RollbackTransaction(SharcTransaction tx)
     {
         if (!ReferenceEquals(tx, _transaction)) return;
@@ -263,9 +273,28 @@ public sealed partial class SharcDatabase
     /// Runs one write operation: inside an explicit transaction as a statement (undone alone if it fails), otherwise
     /// as its own transaction (committed on success, rolled back on failure).
     /// </summary>
-    internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op)
+    internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op, bool checkedBeforeWriting = false)
     {
         var pager = WritablePager;
+        if (_transaction is not null && checkedBeforeWriting)
+        {
+            // The operation checks its constraints before it writes anything, so it needs no statement savepoint:
+            // a constraint error leaves nothing behind, and any other failure abandons the whole transaction.
+            long writesBefore = pager.WriteCount;
+            try
+            {
+                return op(this, state);
+            }
+            catch when (pager.WriteCount == writesBefore)
+            {
+                throw; // failed before touching a page: the transaction goes on
+            }
+            catch
+            {
+                AbandonTransaction();
+                throw;
+            }
+        }
         if (_transaction is not null)
         {
             pager.BeginStatement();
@@ -321,11 +350,11 @@ public sealed partial class SharcDatabase
     /// </summary>
     /// <exception cref="SharcConstraintException">A NOT NULL, UNIQUE or PRIMARY KEY constraint would be broken.</exception>
     public long Insert(string table, params object?[] values)
-        => RunWrite((table, values), static (db, s) => db.InsertCore(s.table, null, s.values, replace: false));
+        => RunWrite((table, values), static (db, s) => db.InsertCore(s.table, null, s.values, replace: false), checkedBeforeWriting: true);
 
     /// <summary>Inserts a row giving only some columns; the others take their DEFAULT. Returns the rowid.</summary>
     public long Insert(string table, string[] columns, object?[] values)
-        => RunWrite((table, columns, values), static (db, s) => db.InsertCore(s.table, s.columns, s.values, replace: false));
+        => RunWrite((table, columns, values), static (db, s) => db.InsertCore(s.table, s.columns, s.values, replace: false), checkedBeforeWriting: true);
 
     /// <summary>
     /// Inserts a row, first deleting any row it conflicts with on the primary key or a UNIQUE constraint

@@ -163,13 +163,22 @@ internal sealed class Pager : IPageSource
     /// <summary>Set when another connection's commit was noticed; the owner reloads its schema and clears it.</summary>
     public bool ExternalChange { get; set; }
 
+    /// <summary>Counts calls that may change a page, so a caller can tell whether an operation wrote anything.</summary>
+    public long WriteCount { get; private set; }
+
     /// <summary>The writable image of <paramref name="page"/>; its original is journaled the first time.</summary>
     public byte[] Write(uint page)
     {
         if (!InTransaction) throw new InvalidOperationException("no write transaction is open");
+        WriteCount++;
         if (_dirty.TryGetValue(page, out var buf))
         {
-            if (_inStatement && !_statement.ContainsKey(page)) _statement[page] = (byte[])buf.Clone();
+            if (_inStatement && !_statement.ContainsKey(page))
+            {
+                var copy = Rent();
+                buf.CopyTo(copy, 0);
+                _statement[page] = copy;
+            }
             return buf;
         }
         if (_inStatement) _statement.TryAdd(page, null);
@@ -197,6 +206,7 @@ internal sealed class Pager : IPageSource
     public uint Append()
     {
         if (!InTransaction) throw new InvalidOperationException("no write transaction is open");
+        WriteCount++;
         PageCount++;
         if (PageCount == LockBytePage) PageCount++;
         if (_inStatement) _statement.TryAdd(PageCount, null);
@@ -227,6 +237,8 @@ internal sealed class Pager : IPageSource
 
     public void CommitStatement()
     {
+        foreach (var copy in _statement.Values)
+            if (copy is not null) _pool.Push(copy);
         _statement.Clear();
         _inStatement = false;
     }
@@ -240,9 +252,10 @@ internal sealed class Pager : IPageSource
                 // The page was clean (or new) before the statement: drop the statement's copy.
                 if (_dirty.Remove(page, out var b)) _pool.Push(b);
             }
-            else if (_dirty.TryGetValue(page, out var buf))
+            else
             {
-                before.CopyTo(buf, 0);
+                if (_dirty.TryGetValue(page, out var buf)) before.CopyTo(buf, 0);
+                _pool.Push(before);
             }
         }
         PageCount = _pageCountAtStatement;

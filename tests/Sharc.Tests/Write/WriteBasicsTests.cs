@@ -229,3 +229,57 @@ public class WriteBasicsTests
         Oracle.Rows(path, "SELECT b FROM t INDEXED BY t_b WHERE b = 'sharc again'").Should().HaveCount(1);
     }
 }
+
+/// <summary>The prepared insert's hot path: once warm, an insert that fits its leaf page allocates nothing.</summary>
+public class WriteAllocationTests
+{
+    [Fact]
+    public void PreparedInsertIntoAPageWithRoomAllocatesNothing()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("alloc.db");
+        using var db = SharcDatabase.Create(path, new SharcCreateOptions { PageSize = 65536 });
+        db.CreateTable("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, n INT)");
+        var ins = db.PrepareInsert("t", "name", "score", "n");
+        byte[] name = "sharc"u8.ToArray();
+        using var tx = db.BeginTransaction();
+        void One(int i)
+        {
+            ins.SetText(0, name);
+            ins.SetDouble(1, i * 0.25);
+            ins.SetInt64(2, i);
+            ins.Execute();
+        }
+        for (int i = 0; i < 50; i++) One(i); // warm-up: pools, buffers, JIT
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 200; i++) One(i); // ~24-byte rows: all fit the 64 KiB root leaf
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        tx.Commit();
+        allocated.Should().Be(0);
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Oracle.Rows(path, "SELECT count(*) FROM t")[0][0].Should().Be(250L);
+    }
+
+    [Fact]
+    public void BatchInsertsAllocateLittlePerRowIncludingPageSplits()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("batch.db");
+        using var db = SharcDatabase.Create(path);
+        db.CreateTable("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL)");
+        var ins = db.PrepareInsert("t", "name", "score");
+        byte[] name = "a typical name value"u8.ToArray();
+        using (var warm = db.BeginTransaction())
+        {
+            for (int i = 0; i < 1000; i++) { ins.SetText(0, name); ins.SetDouble(1, i); ins.Execute(); }
+            warm.Commit();
+        }
+        using var tx = db.BeginTransaction();
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 10_000; i++) { ins.SetText(0, name); ins.SetDouble(1, i); ins.Execute(); }
+        long perRow = (GC.GetAllocatedBytesForCurrentThread() - before) / 10_000;
+        tx.Commit();
+        perRow.Should().BeLessThan(200, "only page splits (about one per hundred rows here) allocate");
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+    }
+}

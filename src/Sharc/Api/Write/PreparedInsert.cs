@@ -68,7 +68,7 @@ public sealed class PreparedInsert
     public void SetBlob(int i, ReadOnlySpan<byte> bytes) => StorageAffinity.SetBlob(ref _values[i], ref _scratch[i], bytes);
 
     /// <summary>Inserts the row; returns its rowid (0 for WITHOUT ROWID tables).</summary>
-    public long Execute() => _db.RunWrite(this, static (db, self) => self.ExecuteCore(db));
+    public long Execute() => _db.RunWrite(this, static (db, self) => self.ExecuteCore(db), checkedBeforeWriting: !OrReplace);
 
     private long ExecuteCore(SharcDatabase db)
     {

@@ -9,12 +9,20 @@ public sealed class SharcTransaction : IDisposable
 {
     private readonly SharcDatabase _db;
     private bool _done;
+    private bool _failed;
+
+    internal void MarkFailed()
+    {
+        _failed = true;
+        _done = true;
+    }
 
     internal SharcTransaction(SharcDatabase db) => _db = db;
 
     /// <summary>Makes every change durable (journal synced, pages written, file synced, journal deleted).</summary>
     public void Commit()
     {
+        if (_failed) throw new SharcException("the transaction was rolled back because a write inside it failed");
         if (_done) throw new InvalidOperationException("the transaction has already ended");
         _done = true;
         _db.CommitTransaction(this);

@@ -156,8 +156,11 @@ internal sealed class TableWriter
 
     private void CheckNotNull()
     {
-        foreach (var c in _table.Columns)
+        // An index loop, not foreach: the column list is an interface, whose enumerator would be boxed per row.
+        var columns = _table.Columns;
+        for (int i = 0; i < columns.Count; i++)
         {
+            var c = columns[i];
             if (c.IsNotNull && !c.IsRowIdAlias && _record[c.Ordinal].Type == SharcColumnType.Null)
                 throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
         }

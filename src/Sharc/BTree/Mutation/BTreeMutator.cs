@@ -44,14 +44,15 @@ internal sealed class BTreeMutator
         bool exists = DescendTable(root, rowId, out int index);
         uint leaf = _path[_depth].Page;
         if (exists) RemoveCellAt(leaf, index, freeOverflow: true);
-        byte[] cell = _cells.TableLeaf(rowId, record);
+        var cellSpan = _cells.TableLeaf(rowId, record);
         var buf = _pager.Write(leaf);
-        if (PageWriter.TryInsert(buf, leaf, Usable, index, cell))
+        if (PageWriter.TryInsert(buf, leaf, Usable, index, cellSpan))
         {
             if (_map.Enabled) _map.MapChildrenOf(leaf, Usable);
             return;
         }
 
+        byte[] cell = cellSpan.ToArray();
         var node = NodeImage.Read(_pager, leaf, Usable);
         // Appending past the right edge (rowids in increasing order): start a new right-most page with just the
         // new cell and leave the full page full, as SQLite's balance_quick does.
@@ -184,15 +185,15 @@ internal sealed class BTreeMutator
             // Lower bound in an interior page means "descend"; DescendIndex always ends on a leaf unless it found a match.
             ThrowHelper.Corrupt("index insert did not reach a leaf", page);
         }
-        byte[] cell = _cells.IndexCell(record);
+        var cellSpan = _cells.IndexLeaf(record);
         var buf = _pager.Write(page);
-        if (PageWriter.TryInsert(buf, page, Usable, index, cell))
+        if (PageWriter.TryInsert(buf, page, Usable, index, cellSpan))
         {
             if (_map.Enabled) _map.MapChildrenOf(page, Usable);
             return true;
         }
         var node = NodeImage.Read(_pager, page, Usable);
-        node.Cells.Insert(index, cell);
+        node.Cells.Insert(index, cellSpan.ToArray());
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
         return true;
     }

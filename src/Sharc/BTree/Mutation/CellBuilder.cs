@@ -23,15 +23,34 @@ internal sealed class CellBuilder
 
     private int Usable => _pager.UsableSize;
 
-    /// <summary>A table leaf cell: payload size, rowid, local payload, overflow pointer.</summary>
-    public byte[] TableLeaf(long rowId, ReadOnlySpan<byte> payload)
+    private byte[] _scratch = new byte[256];
+
+    /// <summary>
+    /// A table leaf cell (payload size, rowid, local payload, overflow pointer), built in a buffer the builder reuses:
+    /// valid until the next cell is built; copy it to keep it.
+    /// </summary>
+    public ReadOnlySpan<byte> TableLeaf(long rowId, ReadOnlySpan<byte> payload)
     {
         int local = CellParser.LocalSize(payload.Length, Usable, tableLeaf: true);
         int head = Varint.Length(payload.Length) + Varint.Length(rowId);
-        var cell = new byte[head + local + (local < payload.Length ? 4 : 0)];
+        int size = head + local + (local < payload.Length ? 4 : 0);
+        if (_scratch.Length < size) _scratch = new byte[Math.Max(size, _scratch.Length * 2)];
+        var cell = _scratch.AsSpan(0, size);
         int pos = Varint.Write(cell, payload.Length);
-        pos += Varint.Write(cell.AsSpan(pos), rowId);
-        WritePayload(cell.AsSpan(pos), payload, local);
+        pos += Varint.Write(cell[pos..], rowId);
+        WritePayload(cell[pos..], payload, local);
+        return cell;
+    }
+
+    /// <summary>An index leaf cell, built in the reused buffer (see <see cref="TableLeaf"/>).</summary>
+    public ReadOnlySpan<byte> IndexLeaf(ReadOnlySpan<byte> payload)
+    {
+        int local = CellParser.LocalSize(payload.Length, Usable, tableLeaf: false);
+        int size = Varint.Length(payload.Length) + local + (local < payload.Length ? 4 : 0);
+        if (_scratch.Length < size) _scratch = new byte[Math.Max(size, _scratch.Length * 2)];
+        var cell = _scratch.AsSpan(0, size);
+        int pos = Varint.Write(cell, payload.Length);
+        WritePayload(cell[pos..], payload, local);
         return cell;
     }
 
