@@ -373,6 +373,7 @@ public sealed partial class SharcDatabase
         var t = w.Table;
         var row = new StoredValue[t.Columns.Count];
         var given = new bool[t.Columns.Count];
+        var rowId = StoredValue.Null;
         if (columns is null)
         {
             if (values.Length != t.Columns.Count)
@@ -382,10 +383,16 @@ public sealed partial class SharcDatabase
         else
         {
             if (columns.Length != values.Length) throw new ArgumentException("columns and values differ in length.");
-            for (int i = 0; i < columns.Length; i++) Set(w.Ordinal(columns[i]), values[i]);
+            for (int i = 0; i < columns.Length; i++)
+            {
+                if (t.FindColumn(columns[i]) is null && !t.IsWithoutRowId && IsRowIdName(columns[i]))
+                    rowId = StorageAffinity.FromObject(values[i], SharcAffinity.Integer, TextEncoding);
+                else
+                    Set(w.Ordinal(columns[i]), values[i]);
+            }
         }
         w.FillDefaults(row, given);
-        return w.Insert(row, replace);
+        return w.Insert(row, replace, rowId);
 
         void Set(int ordinal, object? value)
         {
@@ -394,6 +401,9 @@ public sealed partial class SharcDatabase
             given[ordinal] = true;
         }
     }
+
+    private static bool IsRowIdName(string name)
+        => SqlNameComparer.Instance.Equals(name, "rowid") || SqlNameComparer.Instance.Equals(name, "oid") || SqlNameComparer.Instance.Equals(name, "_rowid_");
 
     /// <summary>Sets some columns of the row with <paramref name="rowId"/>; false when there is no such row.</summary>
     public bool Update(string table, long rowId, string[] columns, object?[] values)
@@ -412,6 +422,41 @@ public sealed partial class SharcDatabase
             return w.Update(s.rowId, ords, vals);
         });
 
+    /// <summary>
+    /// Sets some columns of the row whose primary key is <paramref name="key"/> (WITHOUT ROWID tables, declared
+    /// PRIMARY KEYs, or the INTEGER PRIMARY KEY); false when there is no such row.
+    /// </summary>
+    public bool UpdateByKey(string table, object?[] key, string[] columns, object?[] values)
+        => RunWrite((table, key, columns, values), static (db, s) =>
+        {
+            var w = db.WriterFor(s.table);
+            var t = w.Table;
+            if (s.columns.Length != s.values.Length) throw new ArgumentException("columns and values differ in length.");
+            var keyValues = db.KeyValues(w, s.key);
+            var ords = new int[s.columns.Length];
+            var vals = new StoredValue[s.columns.Length];
+            for (int i = 0; i < ords.Length; i++)
+            {
+                ords[i] = w.Ordinal(s.columns[i]);
+                vals[i] = StorageAffinity.FromObject(s.values[i], t.Columns[ords[i]].Affinity, db.TextEncoding);
+            }
+            return w.UpdateByKey(keyValues, ords, vals);
+        });
+
+    private StoredValue[] KeyValues(TableWriter w, object?[] key)
+    {
+        var t = w.Table;
+        if (t.PrimaryKey.Count != key.Length && !(t.RowIdAliasOrdinal >= 0 && key.Length == 1))
+            throw new ArgumentException($"{t.Name}'s primary key has {t.PrimaryKey.Count} columns; {key.Length} values were given.");
+        var vals = new StoredValue[key.Length];
+        for (int i = 0; i < vals.Length; i++)
+        {
+            var c = t.Columns[t.PrimaryKey.Count > i ? t.PrimaryKey[i] : t.RowIdAliasOrdinal];
+            vals[i] = StorageAffinity.FromObject(key[i], c.Affinity, TextEncoding);
+        }
+        return vals;
+    }
+
     /// <summary>Deletes the row with <paramref name="rowId"/> (and its index entries); false when there is none.</summary>
     public bool Delete(string table, long rowId)
         => RunWrite((table, rowId), static (db, s) => db.WriterFor(s.table).DeleteRow(s.rowId));
@@ -424,16 +469,7 @@ public sealed partial class SharcDatabase
         => RunWrite((table, key), static (db, s) =>
         {
             var w = db.WriterFor(s.table);
-            var t = w.Table;
-            if (t.PrimaryKey.Count != s.key.Length && !(t.RowIdAliasOrdinal >= 0 && s.key.Length == 1))
-                throw new ArgumentException($"{t.Name}'s primary key has {t.PrimaryKey.Count} columns; {s.key.Length} values were given.");
-            var vals = new StoredValue[s.key.Length];
-            for (int i = 0; i < vals.Length; i++)
-            {
-                var c = t.Columns[t.PrimaryKey.Count > i ? t.PrimaryKey[i] : t.RowIdAliasOrdinal];
-                vals[i] = StorageAffinity.FromObject(s.key[i], c.Affinity, db.TextEncoding);
-            }
-            return w.DeleteByKey(vals);
+            return w.DeleteByKey(db.KeyValues(w, s.key));
         });
 
     /// <summary>

@@ -283,3 +283,41 @@ public class WriteAllocationTests
         Oracle.IntegrityCheck(path).Should().Be("ok");
     }
 }
+
+public class RowIdAndKeyTests
+{
+    [Fact]
+    public void AtTheLargestRowidNewRowsGetRandomUnusedRowids()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("max.db");
+        using var db = SharcDatabase.Create(path);
+        db.CreateTable("CREATE TABLE t(v)");
+        db.Insert("t", ["rowid", "v"], [long.MaxValue, "top"]).Should().Be(long.MaxValue);
+        var ids = Enumerable.Range(0, 20).Select(i => db.Insert("t", (object?)("r" + i))).ToList();
+        ids.Should().OnlyHaveUniqueItems();
+        ids.Should().OnlyContain(id => id > 0 && id < long.MaxValue);
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Oracle.Rows(path, "SELECT count(*) FROM t")[0][0].Should().Be(21L);
+    }
+
+    [Fact]
+    public void UpdateByPrimaryKeyWorksForEveryKind()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("pk.db");
+        using var db = SharcDatabase.Create(path);
+        db.CreateTable("CREATE TABLE w(k TEXT, n INT, v TEXT, PRIMARY KEY(k, n)) WITHOUT ROWID");
+        db.CreateTable("CREATE TABLE r(code TEXT PRIMARY KEY, v TEXT)");
+        db.CreateTable("CREATE TABLE i(id INTEGER PRIMARY KEY, v TEXT)");
+        db.Insert("w", "a", 1L, "old");
+        db.Insert("r", "c1", "old");
+        db.Insert("i", 7L, "old");
+        db.UpdateByKey("w", ["a", 1L], ["v"], ["new"]).Should().BeTrue();
+        db.UpdateByKey("r", ["c1"], ["v"], ["new"]).Should().BeTrue();
+        db.UpdateByKey("i", [7L], ["v"], ["new"]).Should().BeTrue();
+        db.UpdateByKey("w", ["zz", 1L], ["v"], ["x"]).Should().BeFalse();
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Oracle.Rows(path, "SELECT (SELECT v FROM w), (SELECT v FROM r), (SELECT v FROM i)")[0].Should().Equal("new", "new", "new");
+    }
+}

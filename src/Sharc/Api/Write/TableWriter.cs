@@ -116,7 +116,10 @@ internal sealed class TableWriter
     /// on a UNIQUE or PRIMARY KEY constraint are deleted first (INSERT OR REPLACE); otherwise a conflict throws.
     /// Returns the rowid (0 for WITHOUT ROWID tables).
     /// </summary>
-    public long Insert(ReadOnlySpan<StoredValue> row, bool replace)
+    public long Insert(ReadOnlySpan<StoredValue> row, bool replace) => Insert(row, replace, StoredValue.Null);
+
+    /// <summary>As <see cref="Insert(ReadOnlySpan{StoredValue}, bool)"/>, with a rowid given through "rowid"/"oid"/"_rowid_".</summary>
+    public long Insert(ReadOnlySpan<StoredValue> row, bool replace, StoredValue explicitRowId)
     {
         row.CopyTo(_record);
         CheckNotNull();
@@ -124,12 +127,13 @@ internal sealed class TableWriter
 
         long rowId;
         int alias = _table.RowIdAliasOrdinal;
-        if (alias >= 0 && _record[alias].Type != SharcColumnType.Null)
+        var given = alias >= 0 && _record[alias].Type != SharcColumnType.Null ? _record[alias] : explicitRowId;
+        if (given.Type != SharcColumnType.Null)
         {
-            rowId = RowIdFromValue(_record[alias]);
+            rowId = RowIdFromValue(given);
             if (_mutator.TableContains(_table.RootPage, rowId))
             {
-                if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{_table.Columns[alias].Name}");
+                if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{(alias >= 0 ? _table.Columns[alias].Name : "rowid")}");
                 DeletePreservingRecord(rowId);
             }
         }
@@ -369,6 +373,34 @@ internal sealed class TableWriter
         var existing = _mutator.IndexFindPrefix(_table.RootPage, pkRecord, _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
         if (existing is not null) DeleteWithoutRowId(existing);
         saved.CopyTo(_record, 0);
+    }
+
+    /// <summary>
+    /// Replaces columns of the row whose primary key is <paramref name="key"/> (any table with a PRIMARY KEY).
+    /// Returns false when there is no such row.
+    /// </summary>
+    public bool UpdateByKey(ReadOnlySpan<StoredValue> key, ReadOnlySpan<int> columns, ReadOnlySpan<StoredValue> values)
+    {
+        if (!_table.IsWithoutRowId)
+        {
+            long rowId;
+            if (_table.RowIdAliasOrdinal >= 0 && key.Length == 1) rowId = RowIdFromValue(key[0]);
+            else
+            {
+                var pk = PrimaryKeyIndex(key.Length) ?? throw new SharcException($"{_table.Name} has no primary key index to update by");
+                var entry = _mutator.IndexFindPrefix(pk.Index.RootPage, RecordWriter.ToArray(key), key.Length, pk.Collations, pk.Descending, Encoding);
+                if (entry is null) return false;
+                rowId = LastInteger(entry);
+            }
+            return Update(rowId, columns, values);
+        }
+        var existing = _mutator.IndexFindPrefix(_table.RootPage, RecordWriter.ToArray(key), key.Length, _pkCollations, _pkDescending, Encoding);
+        if (existing is null) return false;
+        DeleteWithoutRowId(existing); // leaves the old row's values in the current record
+        for (int i = 0; i < columns.Length; i++) _record[columns[i]] = values[i];
+        var row = (StoredValue[])_record.Clone();
+        Insert(row, replace: false);
+        return true;
     }
 
     /// <summary>
