@@ -36,6 +36,11 @@ internal sealed class TableWriter
     private readonly Collation[] _pkCollations;
     private readonly bool[] _pkDescending;
     private byte[] _recordBytes = new byte[256];
+    private long _maxRowId;
+    private long _maxUsedForNewRowId;
+    private bool _deletedDuringInsert;
+    private long _maxRowIdAtWrite = -1;
+    private Storage.Pager _pager => _db.WritablePager;
     private byte[] _keyBytes = new byte[128];
 
     public TableWriter(SharcDatabase db, BTreeMutator mutator, SharcTable table)
@@ -125,6 +130,8 @@ internal sealed class TableWriter
         CheckNotNull();
         if (_table.IsWithoutRowId) return InsertWithoutRowId(replace);
 
+        bool cacheValid = _pager.WriteCount == _maxRowIdAtWrite;
+        _deletedDuringInsert = false;
         long rowId;
         int alias = _table.RowIdAliasOrdinal;
         var given = alias >= 0 && _record[alias].Type != SharcColumnType.Null ? _record[alias] : explicitRowId;
@@ -155,6 +162,18 @@ internal sealed class TableWriter
         _mutator.TableInsert(_table.RootPage, rowId, BuildRecord());
         foreach (var ix in _indexes) InsertIndexEntry(ix, rowId);
         if (_table.IsAutoIncrement) _db.BumpSequence(_table.Name, rowId);
+
+        // Remember the table's largest rowid for the next insert, as long as nothing else writes in between.
+        long knownMax = given.Type == SharcColumnType.Null ? _maxUsedForNewRowId : cacheValid ? _maxRowId : long.MinValue;
+        if (_deletedDuringInsert || knownMax == long.MinValue)
+        {
+            _maxRowIdAtWrite = -1;
+        }
+        else
+        {
+            _maxRowId = Math.Max(knownMax, rowId);
+            _maxRowIdAtWrite = _pager.WriteCount;
+        }
         return rowId;
     }
 
@@ -184,12 +203,15 @@ internal sealed class TableWriter
     /// <summary>SQLite's rule: one more than the largest rowid; at the maximum, a random unused one.</summary>
     private long NewRowId()
     {
-        long max = _mutator.MaxRowId(_table.RootPage);
+        // Consecutive inserts into one table reuse the largest rowid they made, as long as nothing else wrote since.
+        long max = _pager.WriteCount == _maxRowIdAtWrite ? _maxRowId : _mutator.MaxRowId(_table.RootPage);
+        _maxUsedForNewRowId = max;
         if (_table.IsAutoIncrement)
         {
             long seq = _db.ReadSequence(_table.Name);
             if (seq > max) max = seq;
             if (max == long.MaxValue) throw new SharcException("database or disk is full: AUTOINCREMENT rowid space is exhausted");
+            _maxUsedForNewRowId = Math.Max(_maxUsedForNewRowId, max);
             return max + 1;
         }
         if (max < long.MaxValue) return max + 1;
@@ -304,6 +326,7 @@ internal sealed class TableWriter
     /// <summary>Deletes a conflicting row while an insert is under way (the record being inserted is kept).</summary>
     private void DeletePreservingRecord(long rowId)
     {
+        _deletedDuringInsert = true;
         _record.CopyTo(_saved, 0);
         DeleteRow(rowId);
         _saved.CopyTo(_record, 0);

@@ -53,14 +53,14 @@ internal sealed class BTreeMutator
         }
 
         byte[] cell = cellSpan.ToArray();
-        var node = NodeImage.Read(_pager, leaf, Usable);
         // Appending past the right edge (rowids in increasing order): start a new right-most page with just the
         // new cell and leave the full page full, as SQLite's balance_quick does.
-        if (_depth > 0 && index == node.Cells.Count && _path[_depth - 1].Page != 1 && _path[_depth - 1].Index == ParentCellCount())
+        if (_depth > 0 && _path[_depth - 1].Page != 1 && IsAppendAtRightEdge(leaf, index, out long maxLeft))
         {
-            QuickAppend(node, leaf, cell);
+            QuickAppend(leaf, maxLeft, cell);
             return;
         }
+        var node = NodeImage.Read(_pager, leaf, Usable);
         node.Cells.Insert(index, cell);
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
     }
@@ -156,14 +156,43 @@ internal sealed class BTreeMutator
         return h.CellCount;
     }
 
-    private void QuickAppend(NodeImage full, uint leaf, byte[] cell)
+    /// <summary>True when the insert position is past the last cell of a leaf that is its parent's right-most child.</summary>
+    private bool IsAppendAtRightEdge(uint leaf, int index, out long maxLeft)
+    {
+        maxLeft = 0;
+        var h = Header(leaf, out var span, out var pr);
+        try
+        {
+            if (index != h.CellCount || h.CellCount == 0) return false;
+            CellParser.TableLeaf(span, h.CellOffset(span, h.CellCount - 1, leaf, Usable), Usable, leaf, out var last);
+            maxLeft = last.RowId;
+        }
+        finally
+        {
+            _pager.Release(pr);
+        }
+        return _path[_depth - 1].Index == ParentCellCount();
+    }
+
+    private void QuickAppend(uint leaf, long maxLeft, byte[] cell)
     {
         uint fresh = _allocator.Allocate();
         new NodeImage(BTreePageType.LeafTable, [cell], 0).Write(_pager, fresh, _map);
-        long maxLeft = NodeImage.TableKey(full.Cells[^1], BTreePageType.LeafTable);
         int parentLevel = _depth - 1;
-        var parent = NodeImage.Read(_pager, _path[parentLevel].Page, Usable);
-        parent.Cells.Add(CellBuilder.TableInterior(leaf, maxLeft));
+        uint parentPage = _path[parentLevel].Page;
+        // The old right-most leaf becomes the left child of a new divider; the new page is the right child.
+        var divider = CellBuilder.TableInterior(leaf, maxLeft);
+        var buf = _pager.Write(parentPage);
+        var ph = BTreePageHeader.Parse(buf, parentPage, Usable);
+        if (PageWriter.TryInsert(buf, parentPage, Usable, ph.CellCount, divider))
+        {
+            System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(buf.AsSpan(BTreePageHeader.HeaderOffset(parentPage) + 8), fresh);
+            _map.Put(fresh, PtrmapType.BTree, parentPage);
+            _map.Put(leaf, PtrmapType.BTree, parentPage);
+            return;
+        }
+        var parent = NodeImage.Read(_pager, parentPage, Usable);
+        parent.Cells.Add(divider);
         parent.RightChild = fresh;
         _balancer.Settle(_path.AsSpan(0, parentLevel + 1), parentLevel, parent);
     }
