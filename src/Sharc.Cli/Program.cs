@@ -24,7 +24,9 @@ public static class Program
     [
         new SchemaCommand(),
         new DumpCommand(),
+        new CheckCommand(),
         new DemoCommand(),
+        new SltCommand(),
     ];
 
     /// <summary>

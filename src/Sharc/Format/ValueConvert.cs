@@ -46,36 +46,9 @@ internal static class ValueConvert
         return (long)v;
     }
 
-    /// <summary>The longest prefix of a text value that reads as a real number, or 0.</summary>
-    public static double TextToDouble(ReadOnlySpan<byte> utf8)
-    {
-        int i = 0;
-        while (i < utf8.Length && IsSpace(utf8[i])) i++;
-        int start = i;
-        if (i < utf8.Length && (utf8[i] == '-' || utf8[i] == '+')) i++;
-        int digits = 0;
-        while (i < utf8.Length && IsDigit(utf8[i])) { i++; digits++; }
-        if (i < utf8.Length && utf8[i] == '.')
-        {
-            i++;
-            while (i < utf8.Length && IsDigit(utf8[i])) { i++; digits++; }
-        }
-        if (digits == 0)
-            return start < utf8.Length && utf8[start] == '-' ? -0.0 : 0.0;
-        int end = i;
-        if (i < utf8.Length && (utf8[i] == 'e' || utf8[i] == 'E'))
-        {
-            int j = i + 1;
-            if (j < utf8.Length && (utf8[j] == '-' || utf8[j] == '+')) j++;
-            if (j < utf8.Length && IsDigit(utf8[j]))
-            {
-                while (j < utf8.Length && IsDigit(utf8[j])) j++;
-                end = j;
-            }
-        }
-        double.TryParse(utf8[start..end], NumberStyles.Float, CultureInfo.InvariantCulture, out double r);
-        return r;
-    }
+    /// <summary>The longest prefix of a text value that reads as a real number, or 0 — rounded exactly as SQLite's
+    /// own parser rounds (which is not always the nearest double).</summary>
+    public static double TextToDouble(ReadOnlySpan<byte> utf8) => SqlRealParser.Parse(utf8);
 
     /// <summary>Renders a REAL as SQLite's text conversion does (<c>%!.15g</c>): 15 significant digits, and always
     /// a decimal point or an exponent, so 1.0 stays "1.0".</summary>
@@ -167,42 +140,24 @@ internal static class ValueConvert
     /// The value's leading decimal digits as an integer v with r ≈ v × 10^exp10, computed as SQLite's
     /// sqlite3FpDecode does: repeated multiplication by powers of ten in Dekker double-double arithmetic.
     /// </summary>
-    private static ulong ScaledDigits(double r, out int exp10)
+    internal static ulong ScaledDigits(double r, out int exp10)
     {
         double hi = r, lo = 0;
         int exp = 0;
         if (hi > 9.223372036854774784e+18)
         {
-            while (hi > 9.223372036854774784e+118) { exp += 100; DekkerMultiply(ref hi, ref lo, 1.0e-100, -1.99918998026028836196e-117); }
-            while (hi > 9.223372036854774784e+28) { exp += 10; DekkerMultiply(ref hi, ref lo, 1.0e-10, -3.6432197315497741579e-27); }
-            while (hi > 9.223372036854774784e+18) { exp += 1; DekkerMultiply(ref hi, ref lo, 1.0e-01, -5.5511151231257827021e-18); }
+            while (hi > 9.223372036854774784e+118) { exp += 100; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-100, -1.99918998026028836196e-117); }
+            while (hi > 9.223372036854774784e+28) { exp += 10; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-10, -3.6432197315497741579e-27); }
+            while (hi > 9.223372036854774784e+18) { exp += 1; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-01, -5.5511151231257827021e-18); }
         }
         else
         {
-            while (hi < 9.223372036854774784e-83) { exp -= 100; DekkerMultiply(ref hi, ref lo, 1.0e+100, -1.5902891109759918046e+83); }
-            while (hi < 9.223372036854774784e+07) { exp -= 10; DekkerMultiply(ref hi, ref lo, 1.0e+10, 0.0); }
-            while (hi < 9.22337203685477478e+17) { exp -= 1; DekkerMultiply(ref hi, ref lo, 1.0e+01, 0.0); }
+            while (hi < 9.223372036854774784e-83) { exp -= 100; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+100, -1.5902891109759918046e+83); }
+            while (hi < 9.223372036854774784e+07) { exp -= 10; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+10, 0.0); }
+            while (hi < 9.22337203685477478e+17) { exp -= 1; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+01, 0.0); }
         }
         exp10 = exp;
         return lo < 0 ? (ulong)hi - (ulong)(-lo) : (ulong)hi + (ulong)lo;
-    }
-
-    /// <summary>(hi, lo) *= (y, yy) in double-double arithmetic (T. J. Dekker, 1971).</summary>
-    private static void DekkerMultiply(ref double hi, ref double lo, double y, double yy)
-    {
-        // Split each factor into a high part with the low 26 mantissa bits cleared and the exact remainder.
-        double hx = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(hi) & unchecked((long)0xfffffffffc000000UL));
-        double tx = hi - hx;
-        double hy = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(y) & unchecked((long)0xfffffffffc000000UL));
-        double ty = y - hy;
-        double p = hx * hy;
-        double q = hx * ty + tx * hy;
-        double c = p + q;
-        double cc = p - c + q + tx * ty;
-        cc = hi * yy + lo * y + cc;
-        double h = c + cc;
-        lo = c - h + cc;
-        hi = h;
     }
 
     private static int Copy(ReadOnlySpan<byte> s, Span<byte> dst)

@@ -1,3 +1,4 @@
+using Sharc.Format;
 using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Functions;

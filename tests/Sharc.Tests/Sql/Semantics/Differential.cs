@@ -1,3 +1,4 @@
+using Sharc.Format;
 using System.Text;
 using Sharc.Sql.Values;
 

@@ -1,16 +1,11 @@
-using Sharc.Sql.Values;
-
-namespace Sharc.Sql.Functions;
+namespace Sharc.Format;
 
 /// <summary>
 /// The decimal digits of a double as SQLite's printf produces them — not correctly rounded: the value is scaled by
 /// powers of ten in double-double arithmetic to an 18–19 digit integer, whose digit string is then rounded half-up.
 /// So printf('%.20f', 0.1) and round(2.675, 2) agree with SQLite where exact decimal expansion would not.
 /// </summary>
-/// <remarks>
-/// The scaling repeats <c>ValueConvert.ScaledDigits</c> (private to Format/, which renders %!.15g); it should be
-/// shared once that method is made internal.
-/// </remarks>
+/// <remarks>The scaling is <see cref="ValueConvert.ScaledDigits"/>, shared with the %!.15g rendering of REAL values.</remarks>
 internal static class FloatDigits
 {
     /// <summary>
@@ -20,7 +15,7 @@ internal static class FloatDigits
     /// </summary>
     public static int Decode(double r, Span<byte> digits, out int decimalPoint)
     {
-        ulong v = ScaledDigits(r, out int exp10);
+        ulong v = ValueConvert.ScaledDigits(r, out int exp10);
         Span<byte> tmp = stackalloc byte[24];
         int n = 0;
         for (ulong t = v; t != 0; t /= 10) tmp[n++] = (byte)('0' + (int)(t % 10));
@@ -74,25 +69,5 @@ internal static class FloatDigits
         }
         while (n > 0 && digits[n - 1] == '0') n--;
         return n;
-    }
-
-    private static ulong ScaledDigits(double r, out int exp10)
-    {
-        double hi = r, lo = 0;
-        int exp = 0;
-        if (hi > 9.223372036854774784e+18)
-        {
-            while (hi > 9.223372036854774784e+118) { exp += 100; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-100, -1.99918998026028836196e-117); }
-            while (hi > 9.223372036854774784e+28) { exp += 10; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-10, -3.6432197315497741579e-27); }
-            while (hi > 9.223372036854774784e+18) { exp += 1; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-01, -5.5511151231257827021e-18); }
-        }
-        else
-        {
-            while (hi < 9.223372036854774784e-83) { exp -= 100; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+100, -1.5902891109759918046e+83); }
-            while (hi < 9.223372036854774784e+07) { exp -= 10; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+10, 0.0); }
-            while (hi < 9.22337203685477478e+17) { exp -= 1; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+01, 0.0); }
-        }
-        exp10 = exp;
-        return lo < 0 ? (ulong)hi - (ulong)(-lo) : (ulong)hi + (ulong)lo;
     }
 }

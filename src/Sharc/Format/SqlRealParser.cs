@@ -1,4 +1,4 @@
-namespace Sharc.Sql.Values;
+namespace Sharc.Format;
 
 /// <summary>How much of a text is a number, as SQLite's text-to-real conversion reports it.</summary>
 internal enum SqlNumberShape
