@@ -73,6 +73,7 @@ public class DifferentialWriteTests
                 otx.Commit();
             }
             Oracle.IntegrityCheck(sharcPath).Should().Be("ok", "after transaction {0} (seed {1})", txn, seed);
+            db.CheckIntegrity().Should().BeEmpty("Sharc's own check agrees after transaction {0} (seed {1})", txn, seed);
             if (autoVacuum == 1)
                 Oracle.Rows(sharcPath, "PRAGMA freelist_count")[0][0].Should().Be(0L, "auto_vacuum=FULL leaves no free page after a commit");
             if (autoVacuum == 2 && txn % 7 == 6)
