@@ -277,11 +277,17 @@ internal sealed partial class BTreeCursor : IDisposable
         return child;
     }
 
+    /// <summary>Just the rowid of a leaf cell: the binary search needs nothing else, so the payload is not sized.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long LeafRowId(ref Frame f, ReadOnlySpan<byte> span, int index)
     {
         int cell = f.Header.CellOffset(span, index, f.Page.PageNumber, _usable);
-        CellParser.TableLeaf(span, cell, _usable, f.Page.PageNumber, out var p);
-        return p.RowId;
+        var s = span[cell.._usable];
+        int n1 = Format.Varint.Read(s, out _);
+        long rowId = 0;
+        if (n1 == 0 || Format.Varint.Read(s[n1..], out rowId) == 0)
+            return ThrowHelper.Corrupt<long>("cell rowid runs off the page", f.Page.PageNumber, cell);
+        return rowId;
     }
 
     private void ParseCell(ref Frame f)

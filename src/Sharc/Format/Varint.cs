@@ -12,10 +12,21 @@ internal static class Varint
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int Read(ReadOnlySpan<byte> src, out long value)
     {
-        if (src.Length > 0 && src[0] < 0x80)
+        if (src.Length > 1)
         {
-            value = src[0];
-            return 1;
+            // One and two bytes cover most rowids, sizes and serial types: keep them branch-light and inlined.
+            byte b0 = src[0];
+            if (b0 < 0x80)
+            {
+                value = b0;
+                return 1;
+            }
+            byte b1 = src[1];
+            if (b1 < 0x80)
+            {
+                value = ((b0 & 0x7F) << 7) | b1;
+                return 2;
+            }
         }
         return ReadSlow(src, out value);
     }
