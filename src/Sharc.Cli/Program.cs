@@ -24,6 +24,7 @@ public static class Program
     [
         new SchemaCommand(),
         new DumpCommand(),
+        new QueryCommand(),
         new CheckCommand(),
         new DemoCommand(),
         new SltCommand(),

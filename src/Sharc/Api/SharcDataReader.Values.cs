@@ -135,6 +135,7 @@ public partial class SharcDataReader
 
     private Raw GetRaw(int ordinal)
     {
+        if (_query is not null) return QueryRaw(ordinal);
         EnsureRow();
         var col = Column(ordinal);
         Raw raw = default;

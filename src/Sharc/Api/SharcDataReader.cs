@@ -68,6 +68,7 @@ public partial class SharcDataReader : IDisposable
     /// <summary>Advances to the next row; false when there are no more.</summary>
     public bool Read()
     {
+        if (_query is not null) return QueryRead();
         switch (_state)
         {
             case State.BeforeFirst:
@@ -111,6 +112,7 @@ public partial class SharcDataReader : IDisposable
         get
         {
             EnsureRow();
+            if (_query is not null) throw new InvalidOperationException("the rows of a query have no rowid: select the rowid as a column");
             if (_plan.Mode == ReaderMode.RowIdTable) return _cursor.RowId;
             if (_plan.Mode == ReaderMode.Index && !_plan.Table!.IsWithoutRowId) return ReadLastFieldAsInteger();
             throw new InvalidOperationException($"{_plan.Name} belongs to a WITHOUT ROWID table: rows have no rowid");
@@ -221,8 +223,9 @@ public partial class SharcDataReader : IDisposable
         if (_disposed) return;
         _disposed = true;
         EndSession();
-        _cursor.Dispose();
+        _cursor?.Dispose();
         _indexCursorStore?.Dispose();
+        DisposeQuery();
         _state = State.AfterEnd;
     }
 }

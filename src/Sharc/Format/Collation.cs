@@ -71,11 +71,14 @@ internal static class CollationCompare
         {
             case Collation.NoCase:
             {
+                // SQLite's sqlite3StrNICmp over the shorter length: it stops at a NUL byte (a C string end) in the
+                // first operand, then compares the bytes there; only a full match falls back to the lengths.
                 int n = Math.Min(a.Length, b.Length);
                 for (int i = 0; i < n; i++)
                 {
                     int x = Lower(a[i]), y = Lower(b[i]);
                     if (x != y) return x < y ? -1 : 1;
+                    if (a[i] == 0) break; // equal up to the NUL: the lengths decide, as below
                 }
                 return Sign(a.Length - b.Length);
             }

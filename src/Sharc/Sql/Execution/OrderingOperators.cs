@@ -1,0 +1,227 @@
+using Sharc.Format;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Values;
+
+namespace Sharc.Sql.Execution;
+
+/// <summary>DISTINCT: passes each row whose output columns were not seen before (a hash set of owned copies).</summary>
+internal sealed class DistinctOperator(TupleOperator child, IReadOnlyList<Collation> collations) : TupleOperator
+{
+    private readonly HashSet<SqlValue[]> _seen = new(new RowKeyComparer(collations));
+
+    public override SqlValue[] Current => child.Current;
+
+    public override void Open(ExecContext ctx)
+    {
+        _seen.Clear();
+        child.Open(ctx);
+    }
+
+    public override bool Next(ExecContext ctx)
+    {
+        while (child.Next(ctx))
+        {
+            var row = child.Current;
+            if (_seen.Contains(row)) continue;
+            _seen.Add(Rows.Own(row));
+            return true;
+        }
+        return false;
+    }
+
+    public override void Close()
+    {
+        _seen.Clear();
+        child.Close();
+    }
+}
+
+/// <summary>
+/// ORDER BY without LIMIT: collects every row, then sorts. Rows that compare equal keep their arrival order, so the
+/// result is deterministic.
+/// </summary>
+internal sealed class SortOperator(TupleOperator child, IReadOnlyList<OrderingIntent> keys) : TupleOperator
+{
+    private readonly RowOrderComparer _comparer = new(keys);
+    private readonly List<SqlValue[]> _rows = [];
+    private int _next;
+    private SqlValue[] _current = [];
+
+    public override SqlValue[] Current => _current;
+
+    public override void Open(ExecContext ctx)
+    {
+        _rows.Clear();
+        _next = 0;
+        child.Open(ctx);
+        try
+        {
+            while (child.Next(ctx)) _rows.Add(Rows.Own(child.Current));
+        }
+        finally
+        {
+            child.Close();
+        }
+        var order = new int[_rows.Count];
+        for (int i = 0; i < order.Length; i++) order[i] = i;
+        var rows = _rows;
+        Array.Sort(order, (a, b) =>
+        {
+            int c = _comparer.Compare(rows[a], rows[b]);
+            return c != 0 ? c : a.CompareTo(b);
+        });
+        var sorted = new List<SqlValue[]>(order.Length);
+        foreach (int i in order) sorted.Add(rows[i]);
+        _rows.Clear();
+        _rows.AddRange(sorted);
+    }
+
+    public override bool Next(ExecContext ctx)
+    {
+        if (_next >= _rows.Count) return false;
+        _current = _rows[_next++];
+        return true;
+    }
+
+    public override void Close()
+    {
+        _rows.Clear();
+        _next = 0;
+    }
+}
+
+/// <summary>
+/// ORDER BY with LIMIT: keeps only the best <see cref="Capacity"/> rows (LIMIT plus OFFSET) in a max-heap, so memory
+/// is bounded by the limit; ties are broken by arrival order, giving the same rows as a full stable sort would.
+/// </summary>
+internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIntent> keys) : TupleOperator
+{
+    private readonly RowOrderComparer _comparer = new(keys);
+    private readonly List<(SqlValue[] Row, long Seq)> _heap = [];
+    private (SqlValue[] Row, long Seq)[] _sorted = [];
+    private int _count;
+    private int _next;
+    private SqlValue[] _current = [];
+
+    /// <summary>How many rows to keep; set by the pipeline before <see cref="Open"/>.</summary>
+    public long Capacity { get; set; }
+
+    public override SqlValue[] Current => _current;
+
+    private int Compare((SqlValue[] Row, long Seq) a, (SqlValue[] Row, long Seq) b)
+    {
+        int c = _comparer.Compare(a.Row, b.Row);
+        return c != 0 ? c : a.Seq.CompareTo(b.Seq);
+    }
+
+    public override void Open(ExecContext ctx)
+    {
+        _heap.Clear();
+        _next = 0;
+        _count = 0;
+        if (Capacity <= 0) return;
+        child.Open(ctx);
+        try
+        {
+            long seq = 0;
+            while (child.Next(ctx))
+            {
+                var candidate = (child.Current, seq++);
+                if (_heap.Count < Capacity)
+                {
+                    _heap.Add((Rows.Own(candidate.Current), candidate.Item2));
+                    SiftUp(_heap.Count - 1);
+                }
+                else if (Compare(candidate, _heap[0]) < 0)
+                {
+                    // Reuse the evicted row's array for the newcomer.
+                    var evicted = _heap[0].Row;
+                    Rows.OwnInto(candidate.Current, evicted);
+                    _heap[0] = (evicted, candidate.Item2);
+                    SiftDown(0);
+                }
+            }
+        }
+        finally
+        {
+            child.Close();
+        }
+        _sorted = [.. _heap];
+        Array.Sort(_sorted, Compare);
+        _count = _sorted.Length;
+        _heap.Clear();
+    }
+
+    public override bool Next(ExecContext ctx)
+    {
+        if (_next >= _count) return false;
+        _current = _sorted[_next++].Row;
+        return true;
+    }
+
+    public override void Close()
+    {
+        _next = _count;
+    }
+
+    // A max-heap: the root is the worst row kept, the first to go.
+    private void SiftUp(int i)
+    {
+        while (i > 0)
+        {
+            int parent = (i - 1) / 2;
+            if (Compare(_heap[i], _heap[parent]) <= 0) break;
+            (_heap[i], _heap[parent]) = (_heap[parent], _heap[i]);
+            i = parent;
+        }
+    }
+
+    private void SiftDown(int i)
+    {
+        int n = _heap.Count;
+        while (true)
+        {
+            int l = 2 * i + 1, r = l + 1, largest = i;
+            if (l < n && Compare(_heap[l], _heap[largest]) > 0) largest = l;
+            if (r < n && Compare(_heap[r], _heap[largest]) > 0) largest = r;
+            if (largest == i) return;
+            (_heap[i], _heap[largest]) = (_heap[largest], _heap[i]);
+            i = largest;
+        }
+    }
+}
+
+/// <summary>OFFSET and LIMIT, set by the pipeline before <see cref="Open"/> (a negative limit means none).</summary>
+internal sealed class LimitOperator(TupleOperator child) : TupleOperator
+{
+    private long _skipped;
+    private long _returned;
+
+    public long Limit { get; set; } = -1;
+
+    public long Offset { get; set; }
+
+    public override SqlValue[] Current => child.Current;
+
+    public override void Open(ExecContext ctx)
+    {
+        _skipped = 0;
+        _returned = 0;
+        if (Limit != 0) child.Open(ctx);
+    }
+
+    public override bool Next(ExecContext ctx)
+    {
+        if (Limit >= 0 && _returned >= Limit) return false;
+        while (_skipped < Offset)
+        {
+            if (!child.Next(ctx)) return false;
+            _skipped++;
+        }
+        if (!child.Next(ctx)) return false;
+        _returned++;
+        return true;
+    }
+
+    public override void Close() => child.Close();
+}

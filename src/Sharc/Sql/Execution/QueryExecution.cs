@@ -1,0 +1,89 @@
+using Sharc.Sql.Planning;
+using Sharc.Sql.Values;
+
+namespace Sharc.Sql.Execution;
+
+/// <summary>
+/// One runnable instance of a <see cref="QueryPlan"/>: its operators, compiled expressions, b-tree readers and
+/// parameter values. A reader in query mode pulls rows from it; a prepared query keeps one and runs it again with
+/// new parameters, which after the first run allocates nothing for scans and seeks.
+/// </summary>
+internal sealed class QueryExecution
+{
+    private readonly QueryPipeline _pipeline;
+    private readonly List<SharcDataReader> _readers;
+    private bool _open;
+    private bool _disposed;
+
+    /// <param name="db">The database.</param>
+    /// <param name="plan">The plan to run.</param>
+    /// <param name="ownedByReader">
+    /// True when the reader over this execution is its only user (Query): disposing that reader, or reading it to
+    /// the end, then releases the b-tree readers. A prepared query keeps them for its next execution.
+    /// </param>
+    public QueryExecution(SharcDatabase db, QueryPlan plan, bool ownedByReader)
+    {
+        Plan = plan;
+        OwnedByReader = ownedByReader;
+        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount);
+        var builder = new PipelineBuilder(db, plan.Levels);
+        _pipeline = builder.Build(plan.Statement.Query);
+        _readers = builder.Readers;
+    }
+
+    public bool OwnedByReader { get; }
+
+    public QueryPlan Plan { get; }
+
+    public ExecContext Context { get; }
+
+    /// <summary>The result columns (names and declared types).</summary>
+    public ColumnSource[] Columns => Plan.Columns;
+
+    /// <summary>The current row; only the first <see cref="Columns"/>.Length values are results.</summary>
+    public SqlValue[] Current => _pipeline.Current;
+
+    /// <summary>Prepares a new run; it starts with the first <see cref="MoveNext"/>.</summary>
+    public void Start()
+    {
+        Close();
+        Context.NextGeneration();
+    }
+
+    public bool MoveNext()
+    {
+        if (_disposed) return false;
+        if (!_open)
+        {
+            _open = true;
+            _pipeline.Open(Context);
+        }
+        return _pipeline.MoveNext(Context);
+    }
+
+    /// <summary>Ends the run, releasing read sessions.</summary>
+    public void Close()
+    {
+        if (!_open) return;
+        _open = false;
+        _pipeline.Close();
+    }
+
+    /// <summary>Ends the run and releases the b-tree readers and the pages they pin.</summary>
+    public void Dispose()
+    {
+        if (_disposed) return;
+        Close();
+        _disposed = true;
+        foreach (var r in _readers) r.Dispose();
+    }
+
+    /// <summary>Binds values positionally (slot i from <paramref name="values"/>[i]); other slots become NULL.</summary>
+    public void BindAll(object?[] values)
+    {
+        var p = Context.Parameters;
+        if (values.Length > p.Length)
+            throw new ArgumentException($"the statement has {p.Length} parameter{(p.Length == 1 ? "" : "s")}, but {values.Length} values were given", nameof(values));
+        for (int i = 0; i < p.Length; i++) p[i] = i < values.Length ? SqlValue.FromObject(values[i]) : SqlValue.Null;
+    }
+}

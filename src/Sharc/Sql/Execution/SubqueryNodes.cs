@@ -1,0 +1,142 @@
+using Sharc.Format;
+using Sharc.Sql.Values;
+
+namespace Sharc.Sql.Execution;
+
+/// <summary>
+/// A subquery inside an expression. An uncorrelated one (reading no enclosing level's row) is run once per execution
+/// and its answer kept, as SQLite does; a correlated one is run again for each evaluation.
+/// </summary>
+internal abstract class SubqueryNode(QueryPipeline pipeline, bool correlated) : Evaluator
+{
+    private int _generation;
+
+    protected QueryPipeline Pipeline { get; } = pipeline;
+
+    /// <summary>True when the cached answer is still good for this execution.</summary>
+    protected bool Cached(ExecContext ctx) => !correlated && _generation == ctx.Generation;
+
+    protected void MarkCached(ExecContext ctx) => _generation = correlated ? 0 : ctx.Generation;
+}
+
+/// <summary>(SELECT …): the first column of the first row, NULL when there is none.</summary>
+internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated) : SubqueryNode(pipeline, correlated)
+{
+    // The answer outlives the subquery's row, so its bytes are copied; the buffer is reused between evaluations.
+    private readonly ValueArena _arena = new();
+    private SqlValue _value;
+
+    public override SqlValue Evaluate(ExecContext ctx)
+    {
+        if (Cached(ctx)) return _value;
+        Pipeline.Open(ctx);
+        try
+        {
+            _arena.Reset();
+            _value = Pipeline.MoveNext(ctx) ? Copy(Pipeline.Current[0]) : SqlValue.Null;
+        }
+        finally
+        {
+            Pipeline.Close();
+        }
+        MarkCached(ctx);
+        return _value;
+    }
+
+    private SqlValue Copy(in SqlValue v) => v.Type switch
+    {
+        SharcColumnType.Text when v.IsBorrowed => _arena.Text(v.Bytes),
+        SharcColumnType.Blob when v.IsBorrowed => _arena.Blob(v.Bytes),
+        _ => v,
+    };
+}
+
+/// <summary>EXISTS (SELECT …).</summary>
+internal sealed class ExistsNode(QueryPipeline pipeline, bool correlated) : SubqueryNode(pipeline, correlated)
+{
+    private bool _exists;
+
+    public override SqlValue Evaluate(ExecContext ctx) => SqlValue.Boolean(Truth(ctx) == true);
+
+    public override bool? Truth(ExecContext ctx)
+    {
+        if (Cached(ctx)) return _exists;
+        Pipeline.Open(ctx);
+        try
+        {
+            _exists = Pipeline.MoveNext(ctx);
+        }
+        finally
+        {
+            Pipeline.Close();
+        }
+        MarkCached(ctx);
+        return _exists;
+    }
+}
+
+/// <summary>
+/// x [NOT] IN (SELECT …): the subquery's values, with the comparison affinity applied as SQLite's temporary index
+/// stores them, go into a hash set (equality by <see cref="SqlCompare.Compare"/> under the collation); x is probed
+/// with the same affinity applied.
+/// </summary>
+internal sealed class InSubqueryNode : SubqueryNode
+{
+    private readonly bool _not;
+    private readonly Evaluator _operand;
+    private readonly SqlAffinity _affinity;
+    private readonly HashSet<SqlValue> _values;
+    private bool _sawNull;
+    private int _count;
+
+    public InSubqueryNode(bool not, Evaluator operand, QueryPipeline pipeline, bool correlated, SqlAffinity affinity, Collation collation)
+        : base(pipeline, correlated)
+    {
+        _not = not;
+        _operand = operand;
+        _affinity = affinity;
+        _values = new HashSet<SqlValue>(SqlValueComparer.For(collation));
+    }
+
+    public override SqlValue Evaluate(ExecContext ctx) => SqlLogic.FromTruth(Truth(ctx));
+
+    public override bool? Truth(ExecContext ctx)
+    {
+        var x = _operand.Evaluate(ctx);
+        if (!Cached(ctx)) Load(ctx);
+        bool? r;
+        if (_count == 0) r = false;
+        else if (x.IsNull) r = null;
+        else if (_values.Contains(SqlAffinities.ApplyForStorage(x, _affinity))) r = true;
+        else r = _sawNull ? null : false;
+        return _not ? !r : r;
+    }
+
+    private void Load(ExecContext ctx)
+    {
+        _values.Clear();
+        _sawNull = false;
+        _count = 0;
+        Pipeline.Open(ctx);
+        try
+        {
+            while (Pipeline.MoveNext(ctx))
+            {
+                var v = Pipeline.Current[0];
+                _count++;
+                if (v.IsNull)
+                {
+                    _sawNull = true;
+                    continue;
+                }
+                var stored = SqlAffinities.ApplyForStorage(v, _affinity);
+                if (!_values.Contains(stored)) _values.Add(stored.ToOwned());
+            }
+        }
+        finally
+        {
+            Pipeline.Close();
+        }
+        MarkCached(ctx);
+    }
+}

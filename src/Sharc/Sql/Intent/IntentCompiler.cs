@@ -1,0 +1,395 @@
+using Sharc.Format;
+using Sharc.Schema.Parsing;
+using Sharc.Sql.Ast;
+using SqlExpr = Sharc.Sql.Ast.SqlExpr;
+using Sharc.Sql.Parsing;
+
+namespace Sharc.Sql.Intent;
+
+/// <summary>
+/// Turns a parsed SELECT into a <see cref="QueryIntent"/>: resolves every name against the schema, works out
+/// affinities and collations, lays out aggregation, and resolves ORDER BY and GROUP BY terms given by alias, ordinal
+/// or expression — with SQLite's rules and SQLite's error messages. Whatever parses but cannot run yet is refused
+/// here with "… is not supported".
+/// </summary>
+internal sealed partial class IntentCompiler
+{
+    private readonly SharcSchema _schema;
+    private string _sql;
+    private int _nextFrame;
+    // Views and generated columns being expanded, innermost last: naming one again is a loop.
+    private readonly List<string> _expanding = [];
+
+    private IntentCompiler(SharcSchema schema, string sql)
+    {
+        _schema = schema;
+        _sql = sql;
+    }
+
+    /// <summary>Compiles a statement that must be a SELECT.</summary>
+    public static StatementIntent CompileStatement(SharcSchema schema, string sql, SqlStatement statement)
+    {
+        if (statement.Explain != SqlExplainMode.None)
+            Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
+        if (statement is not SqlSelectStatement select)
+            return Unsupported.Throw<StatementIntent>(StatementName(statement) + " through Query", sql, statement.Start);
+        var compiler = new IntentCompiler(schema, sql);
+        var query = compiler.CompileSelect(select.Query, null);
+        return new StatementIntent(query, compiler._nextFrame, statement.ParameterCount, statement.ParameterNames);
+    }
+
+    /// <summary>
+    /// Compiles an expression that stands alone (no table around it), e.g. a value of INSERT … VALUES. It may use
+    /// parameters and subqueries.
+    /// </summary>
+    public static (IntentExpr Expr, int FrameCount) CompileStandalone(SharcSchema schema, string sql, SqlExpr expr)
+    {
+        var compiler = new IntentCompiler(schema, sql);
+        var scope = new Scope(null, compiler._nextFrame++, null, isAggregate: false) { Clause = Clause.Other };
+        var e = compiler.Compile(expr, scope, Clause.Other);
+        return (e, compiler._nextFrame);
+    }
+
+    /// <summary>The SQL name of a statement's kind, for messages.</summary>
+    internal static string StatementName(SqlStatement s) => s switch
+    {
+        SqlInsertStatement => "INSERT",
+        SqlUpdateStatement => "UPDATE",
+        SqlDeleteStatement => "DELETE",
+        SqlCreateTableStatement => "CREATE TABLE",
+        SqlCreateIndexStatement => "CREATE INDEX",
+        SqlCreateViewStatement => "CREATE VIEW",
+        SqlCreateTriggerStatement => "CREATE TRIGGER",
+        SqlCreateVirtualTableStatement => "CREATE VIRTUAL TABLE",
+        SqlDropStatement => "DROP",
+        SqlAlterTableStatement => "ALTER TABLE",
+        SqlPragmaStatement => "PRAGMA",
+        SqlBeginStatement or SqlCommitStatement or SqlRollbackStatement or SqlSavepointStatement or SqlReleaseStatement => "transaction control",
+        _ => s.GetType().Name.Replace("Sql", "", StringComparison.Ordinal).Replace("Statement", "", StringComparison.Ordinal).ToUpperInvariant(),
+    };
+
+    private SharcSqlException Error(string message, int offset) => new(message, _sql, offset);
+
+    /// <summary>Compiles one query level (and, through its expressions, the levels inside it).</summary>
+    private QueryIntent CompileSelect(SqlSelect select, Scope? parent)
+    {
+        if (select.With is not null) Unsupported.Throw("WITH (common table expressions)", _sql, select.With.Start);
+        switch (select.Body)
+        {
+            case SqlCompoundSelect compound:
+                Unsupported.Throw("compound SELECT (UNION, INTERSECT, EXCEPT)", _sql, compound.Start);
+                break;
+            case SqlValuesBody values:
+                Unsupported.Throw("VALUES as a query", _sql, values.Start);
+                break;
+        }
+        var core = (SqlSelectCore)select.Body;
+        if (core.Windows.Count > 0) Unsupported.Throw("WINDOW clauses", _sql, core.Windows[0].Start);
+
+        int frame = _nextFrame++;
+        var source = core.From is null ? null : CompileFrom(core.From, parent);
+        bool isAggregate = core.GroupBy.Count > 0 || AnyAggregate(core.Columns) || (core.Having is not null && ContainsAggregate(core.Having));
+        var scope = new Scope(parent, frame, source, isAggregate);
+
+        var results = CompileResults(core, scope);
+        scope.Results = results;
+
+        if (core.Having is not null && !isAggregate)
+            throw Error("HAVING clause on a non-aggregate query", core.Having.Start);
+
+        var keys = new List<IntentExpr>(core.GroupBy.Count);
+        for (int i = 0; i < core.GroupBy.Count; i++) keys.Add(CompileGroupTerm(core.GroupBy[i], i, scope));
+
+        var having = core.Having is null ? null : Compile(core.Having, scope, Clause.Having);
+        var where = core.Where is null ? null : Compile(core.Where, scope, Clause.Where);
+        if (having is not null && keys.Count > 0) (where, having) = HavingToWhere(where, having, keys, frame);
+
+        var (orderExprs, ordering) = CompileOrderBy(select.OrderBy, scope, results);
+
+        var limitScope = new Scope(null, frame, null, false);
+        var limit = select.Limit is null ? null : Compile(select.Limit, limitScope, Clause.Other);
+        var offset = select.Offset is null ? null : Compile(select.Offset, limitScope, Clause.Other);
+
+        var post = new List<IntentExpr>(results.Count + orderExprs.Count);
+        foreach (var r in results) post.Add(r.Expr);
+        post.AddRange(orderExprs);
+
+        AggregationIntent? aggregation = null;
+        if (isAggregate)
+        {
+            var layout = new AggregationLayout(this, frame, keys);
+            for (int i = 0; i < post.Count; i++) post[i] = layout.Map(post[i]);
+            if (having is not null) having = layout.Map(having);
+            aggregation = layout.Finish();
+            for (int i = 0; i < post.Count; i++) post[i] = layout.FixBareSlots(post[i]);
+            if (having is not null) having = layout.FixBareSlots(having);
+        }
+
+        var projections = new List<ProjectionIntent>(post.Count);
+        for (int i = 0; i < post.Count; i++)
+        {
+            bool visible = i < results.Count;
+            var e = post[i];
+            var raw = visible ? results[i].Expr : e;
+            projections.Add(new ProjectionIntent(
+                e,
+                visible ? results[i].Name : "",
+                CollationRules.Of(raw) ?? Collation.Binary,
+                visible ? results[i].TableColumn : null));
+        }
+
+        return new QueryIntent(frame, source, projections, results.Count, where, aggregation, having, ordering, limit, offset, core.Distinct);
+    }
+
+    /// <summary>
+    /// SQLite moves the terms of HAVING that depend only on GROUP BY terms of BINARY collation (or on nothing of the
+    /// level) into WHERE, where they filter rows before grouping. The answer is the same, except that groups such a
+    /// term rejects are never aggregated — so, as in SQLite, an aggregate that would fail on them (sum's overflow)
+    /// does not fail.
+    /// </summary>
+    private static (IntentExpr? Where, IntentExpr? Having) HavingToWhere(IntentExpr? where, IntentExpr having, List<IntentExpr> keys, int frame)
+    {
+        var terms = new List<IntentExpr>();
+        Conjuncts(having, terms);
+        IntentExpr? kept = null;
+        foreach (var term in terms)
+        {
+            if (term is LiteralExpr { Value: { Type: SharcColumnType.Integer, IntegerValue: 0 } } || !ConstantOrGroupBy(term, keys, frame))
+            {
+                kept = kept is null ? term : new LogicExpr(true, kept, term) { HasCollate = kept.HasCollate || term.HasCollate };
+                continue;
+            }
+            where = where is null ? term : new LogicExpr(true, where, term) { HasCollate = where.HasCollate || term.HasCollate };
+        }
+        return (where, kept);
+    }
+
+    private static void Conjuncts(IntentExpr e, List<IntentExpr> into)
+    {
+        if (e is LogicExpr { IsAnd: true } and)
+        {
+            Conjuncts(and.Left, into);
+            Conjuncts(and.Right, into);
+        }
+        else
+        {
+            into.Add(e);
+        }
+    }
+
+    private static bool ConstantOrGroupBy(IntentExpr e, List<IntentExpr> keys, int frame)
+    {
+        bool ok = true;
+        IntentRewriter.Rewrite(e, x =>
+        {
+            foreach (var key in keys)
+                if ((CollationRules.Of(key) ?? Collation.Binary) == Collation.Binary && IntentEquality.Same(x, key)) return x;
+            switch (x)
+            {
+                case ColumnExpr c when c.Frame == frame:
+                case AggregateCallExpr:
+                case InSubqueryExpr or ExistsExpr or ScalarSubqueryExpr:
+                case FunctionExpr { Function.IsDeterministic: false }:
+                    ok = false;
+                    return x;
+                default:
+                    return null;
+            }
+        });
+        return ok;
+    }
+
+    // ---- FROM ------------------------------------------------------------------------------------------------
+
+    private IntentSource CompileFrom(SqlJoinClause from, Scope? parent)
+    {
+        if (from.Joins.Count > 0) Unsupported.Throw("joins (more than one table in FROM)", _sql, from.Joins[0].Start);
+        switch (from.First)
+        {
+            case SqlTableRef t:
+                return CompileTableRef(t, parent);
+            case SqlSubquerySource s:
+            {
+                var inner = CompileSelect(s.Query, parent);
+                return new SubquerySource(inner, s.Alias ?? "", SubqueryColumns(inner, null, s.Start));
+            }
+            case SqlTableFunctionRef f:
+                return Unsupported.Throw<IntentSource>("table-valued functions", _sql, f.Start);
+            default:
+                return Unsupported.Throw<IntentSource>("parenthesized FROM lists", _sql, from.First.Start);
+        }
+    }
+
+    private IntentSource CompileTableRef(SqlTableRef t, Scope? parent)
+    {
+        // Only the main schema exists here (no temp tables, no attached databases).
+        if (t.Schema is not null && !SqlText.EqualsIgnoreCase(t.Schema, "main"))
+            throw Error($"no such table: {t.Schema}.{t.Name}", t.Start);
+        string alias = t.Alias ?? t.Name;
+        var table = _schema.FindTable(t.Name);
+        if (table is not null)
+        {
+            if (table.IsVirtual) Unsupported.Throw("virtual tables", _sql, t.Start);
+            if (t.IndexedBy is not null)
+            {
+                var index = _schema.FindIndex(t.IndexedBy);
+                if (index is null || !SqlNameComparer.Instance.Equals(index.TableName, table.Name))
+                    throw Error($"no such index: {t.IndexedBy}", t.Start);
+            }
+            return new TableSource(table, alias, TableColumns(table), RowIdName(table), t.IndexedBy, t.NotIndexed);
+        }
+        var view = _schema.FindView(t.Name);
+        if (view is not null)
+        {
+            if (t.IndexedBy is not null || t.NotIndexed) throw Error($"no such index: {t.IndexedBy}", t.Start);
+            return ExpandView(view, alias, t.Start, parent);
+        }
+        throw Error($"no such table: {(t.Schema is null ? "" : t.Schema + ".")}{t.Name}", t.Start);
+    }
+
+    /// <summary>A view is compiled from its stored SELECT as a subquery in FROM, each time it is named.</summary>
+    private IntentSource ExpandView(SharcView view, string alias, int offset, Scope? parent)
+    {
+        foreach (var v in _expanding)
+            if (SqlNameComparer.Instance.Equals(v, view.Name)) throw Error($"view {view.Name} is circularly defined", offset);
+        SqlStatement parsed;
+        try
+        {
+            parsed = SqlParser.ParseStatement(view.SelectSql);
+        }
+        catch (SharcSqlException e)
+        {
+            throw Error($"malformed view {view.Name}: {e.SqliteMessage}", offset);
+        }
+        if (parsed is not SqlSelectStatement select) throw Error($"malformed view {view.Name}", offset);
+        if (parsed.ParameterCount > 0) throw Error("parameters are not allowed in views", offset);
+
+        string outerSql = _sql;
+        _expanding.Add(view.Name);
+        _sql = view.SelectSql;
+        QueryIntent inner;
+        try
+        {
+            // A view sees nothing of the query that names it.
+            inner = CompileSelect(select.Query, null);
+        }
+        finally
+        {
+            _sql = outerSql;
+            _expanding.RemoveAt(_expanding.Count - 1);
+        }
+        return new SubquerySource(inner, alias, SubqueryColumns(inner, view, offset));
+    }
+
+    private List<SourceColumn> SubqueryColumns(QueryIntent inner, SharcView? view, int offset)
+    {
+        if (view is not null && view.ColumnNames.Count > 0 && view.ColumnNames.Count != inner.VisibleCount)
+            throw Error($"expected {view.ColumnNames.Count} columns for '{view.Name}' but got {inner.VisibleCount}", offset);
+        var columns = new List<SourceColumn>(inner.VisibleCount);
+        var used = new HashSet<string>(SqlNameComparer.Instance);
+        for (int i = 0; i < inner.VisibleCount; i++)
+        {
+            var p = inner.Projections[i];
+            string name = view is not null && view.ColumnNames.Count > 0 ? view.ColumnNames[i] : p.Name;
+            // SQLite makes the names of a subquery's columns unique with ":N" suffixes.
+            if (!used.Add(name))
+            {
+                string baseName = name;
+                int n = 1;
+                while (!used.Add(name = $"{baseName}:{n}")) n++;
+            }
+            columns.Add(new SourceColumn(name, p.Expr.Affinity, p.Collation, p.TableColumn?.DeclaredType ?? "", false, p.TableColumn));
+        }
+        return columns;
+    }
+
+    private List<SourceColumn> TableColumns(SharcTable table)
+    {
+        var list = new List<SourceColumn>(table.Columns.Count);
+        foreach (var c in table.Columns)
+        {
+            // A collation Sharc lacks only matters when the column is used (SQLite fails only when it compares).
+            string? unknown = CollationCompare.TryParse(c.Collation, out var coll) ? null : c.Collation;
+            list.Add(new SourceColumn(c.Name, Values.SqlAffinities.FromColumn(c.Affinity), coll, c.DeclaredType, c.IsHidden, c, unknown));
+        }
+        return list;
+    }
+
+    /// <summary>The first of SQLite's three rowid names that no declared column takes, or null.</summary>
+    private static string? RowIdName(SharcTable table)
+    {
+        if (table.IsWithoutRowId) return null;
+        foreach (var n in RowIdNames)
+            if (table.FindColumn(n) is null) return n;
+        return null;
+    }
+
+    internal static readonly string[] RowIdNames = ["rowid", "oid", "_rowid_"];
+
+    internal static readonly SourceColumn RowIdColumn = new("rowid", Values.SqlAffinity.Integer, Collation.Binary, "INTEGER", true, null);
+
+    // ---- result columns ------------------------------------------------------------------------------------------
+
+    private List<RawResult> CompileResults(SqlSelectCore core, Scope scope)
+    {
+        var results = new List<RawResult>();
+        foreach (var column in core.Columns)
+        {
+            switch (column)
+            {
+                case SqlStarColumn star:
+                    ExpandStar(star, scope, results);
+                    break;
+                case SqlExprColumn ec:
+                {
+                    var e = Compile(ec.Expr, scope, Clause.Result);
+                    string name = ec.Alias ?? ResultName(ec, e);
+                    var tableColumn = e switch
+                    {
+                        ColumnExpr { Meta.TableColumn: { } tc } => tc,
+                        GeneratedColumnExpr { Meta.TableColumn: { } gc } => gc,
+                        _ => null,
+                    };
+                    results.Add(new RawResult(e, name, ec.Alias, tableColumn));
+                    break;
+                }
+            }
+        }
+        return results;
+    }
+
+    private string ResultName(SqlExprColumn column, IntentExpr compiled)
+    {
+        // SQLite names a bare column reference after the column; anything else after its text.
+        if (column.Expr is SqlColumnRef && compiled is ColumnExpr c) return c.Meta.Name;
+        if (column.Expr is SqlColumnRef && compiled is GeneratedColumnExpr g) return g.Meta.Name;
+        return _sql[column.Start..column.End];
+    }
+
+    private void ExpandStar(SqlStarColumn star, Scope scope, List<RawResult> results)
+    {
+        var source = scope.Source;
+        if (source is null) throw Error("no tables specified", star.Start);
+        if (star.Table is not null && !SqlNameComparer.Instance.Equals(star.Table, source.Name))
+            throw Error($"no such table: {star.Table}", star.Start);
+        for (int i = 0; i < source.Columns.Count; i++)
+        {
+            var c = source.Columns[i];
+            if (c.Hidden) continue;
+            results.Add(new RawResult(ColumnReference(scope, i, star.Start), c.Name, null, c.TableColumn));
+        }
+    }
+
+    // ---- aggregates in the AST -----------------------------------------------------------------------------------
+
+    private static bool AnyAggregate(IReadOnlyList<SqlResultColumn> columns)
+    {
+        foreach (var c in columns)
+            if (c is SqlExprColumn e && ContainsAggregate(e.Expr)) return true;
+        return false;
+    }
+
+    /// <summary>True when <paramref name="e"/> calls an aggregate outside any subquery (what makes a query aggregate).</summary>
+    private static bool ContainsAggregate(SqlExpr e) => AstWalker.Any(e, static x =>
+        x is SqlFunctionExpr f && !f.IsWindowCall && Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count));
+}

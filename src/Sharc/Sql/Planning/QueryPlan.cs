@@ -1,0 +1,74 @@
+using System.Text;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Parsing;
+
+namespace Sharc.Sql.Planning;
+
+/// <summary>
+/// A SELECT parsed, compiled and planned: immutable, so one plan serves every execution and every thread. It is
+/// tied to the schema it was made from; a schema change makes it stale.
+/// </summary>
+internal sealed class QueryPlan
+{
+    private QueryPlan(string sql, SharcSchema schema, StatementIntent statement, Dictionary<QueryIntent, LevelPlan> levels)
+    {
+        Sql = sql;
+        Schema = schema;
+        Statement = statement;
+        Levels = levels;
+        var top = statement.Query;
+        Columns = new ColumnSource[top.VisibleCount];
+        for (int i = 0; i < Columns.Length; i++)
+        {
+            var p = top.Projections[i];
+            Columns[i] = new ColumnSource { Name = p.Name, Kind = ColumnKind.Field, Field = i, Column = p.TableColumn };
+        }
+    }
+
+    public string Sql { get; }
+
+    /// <summary>The schema the plan was made from (a reader of another schema must plan again).</summary>
+    public SharcSchema Schema { get; }
+
+    public StatementIntent Statement { get; }
+
+    /// <summary>The plan of every level, by intent identity.</summary>
+    public IReadOnlyDictionary<QueryIntent, LevelPlan> Levels { get; }
+
+    /// <summary>The result columns as readers describe them.</summary>
+    public ColumnSource[] Columns { get; }
+
+    public int ParameterCount => Statement.ParameterCount;
+
+    /// <summary>Parses, compiles and plans a SELECT against <paramref name="schema"/>.</summary>
+    public static QueryPlan Create(SharcSchema schema, string sql)
+    {
+        var statement = SqlParser.ParseStatement(sql);
+        return Create(schema, sql, statement);
+    }
+
+    /// <summary>Compiles and plans an already parsed statement, which must be a SELECT.</summary>
+    public static QueryPlan Create(SharcSchema schema, string sql, SqlStatement statement)
+    {
+        var intent = IntentCompiler.CompileStatement(schema, sql, statement);
+        return new QueryPlan(sql, schema, intent, Planner.PlanAll(intent.Query));
+    }
+
+    /// <summary>
+    /// A description of the plan in the spirit of EXPLAIN QUERY PLAN: one line per query level, the statement's own
+    /// level first, then its subqueries and views.
+    /// </summary>
+    public string Describe()
+    {
+        var sb = new StringBuilder();
+        bool first = true;
+        foreach (var (intent, level) in Levels)
+        {
+            if (!first) sb.Append('\n');
+            sb.Append(first ? "" : $"SUBQUERY {intent.Frame}: ").Append(level.Description);
+            first = false;
+        }
+        return sb.ToString();
+    }
+}

@@ -1,0 +1,79 @@
+using Sharc.Cli;
+using Sharc.Tests.Cli;
+
+namespace Sharc.Tests.Sql.Execution;
+
+/// <summary><c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format table|csv|jsonl]</c>.</summary>
+public sealed class QueryCommandTests : IDisposable
+{
+    private readonly CliFixture _fx = new();
+    private readonly string _db;
+
+    public QueryCommandTests()
+    {
+        _db = _fx.CreateDb("q.db",
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB, note)",
+            "INSERT INTO t VALUES (1, 'ada', 1.5, x'00ff', NULL), (2, 'bob', 2.0, NULL, 7), (3, 'cy \"q\"', -0.25, x'', 'x,y')",
+            "INSERT INTO t VALUES (4, 'dee', 1e300, NULL, 9223372036854775807)");
+    }
+
+    public void Dispose() => _fx.Dispose();
+
+    [Fact]
+    public void Jsonl_is_written_exactly_as_dump_writes_it()
+    {
+        var query = CliFixture.Run("query", _db, "SELECT * FROM t", "--format", "jsonl");
+        var dump = CliFixture.Run("dump", _db, "t", "--format", "jsonl");
+
+        query.ExitCode.Should().Be(0);
+        query.Stderr.Should().BeEmpty();
+        query.Stdout.Should().Be(dump.Stdout);
+    }
+
+    [Fact]
+    public void Parameters_are_bound_by_name_or_number_with_their_type()
+    {
+        var r = CliFixture.Run("query", _db, "SELECT id, name FROM t WHERE score > :min AND name <> ?2 ORDER BY id", "--param", "min=1", "-p", "2=bob", "--format", "csv");
+        r.ExitCode.Should().Be(0, r.Stderr);
+        r.Stdout.Should().Be("id,name\r\n1,ada\r\n4,dee\r\n");
+
+        var quoted = CliFixture.Run("query", _db, "SELECT typeof($a), typeof(@b), typeof(:c), typeof(?4)", "--param=$a='42'", "--param", "b=4.5", "--param", ":c=NULL", "--param", "4=x", "-f", "csv");
+        quoted.Stdout.Should().Be("typeof($a),typeof(@b),typeof(:c),typeof(?4)\r\ntext,real,null,text\r\n");
+    }
+
+    [Fact]
+    public void The_table_format_is_the_default()
+    {
+        var r = CliFixture.Run("query", _db, "SELECT name, score FROM t WHERE id <= 2 ORDER BY id");
+        r.ExitCode.Should().Be(0);
+        r.Stdout.Should().Contain("name").And.Contain("ada").And.Contain("(2 rows)");
+    }
+
+    [Fact]
+    public void Sql_errors_are_one_line_with_their_position()
+    {
+        var r = CliFixture.Run("query", _db, "SELECT nope FROM t");
+        r.ExitCode.Should().Be(Program.ExitDataError);
+        r.Stderr.Should().Be("sharc: error: no such column: nope (line 1, column 8)\n");
+
+        var unsupported = CliFixture.Run("query", _db, "SELECT * FROM t, t AS u");
+        unsupported.ExitCode.Should().Be(Program.ExitDataError);
+        unsupported.Stderr.Should().Contain("is not supported");
+    }
+
+    [Fact]
+    public void Unknown_parameters_and_missing_arguments_are_usage_errors()
+    {
+        CliFixture.Run("query", _db, "SELECT ?", "--param", "zz=1").ExitCode.Should().Be(Program.ExitUsage);
+        CliFixture.Run("query", _db, "SELECT ?", "--param", "novalue").ExitCode.Should().Be(Program.ExitUsage);
+        CliFixture.Run("query", _db).ExitCode.Should().Be(Program.ExitUsage);
+        CliFixture.Run("query", _db, "SELECT 1", "--format", "xml").ExitCode.Should().Be(Program.ExitUsage);
+    }
+
+    [Fact]
+    public void The_usage_lists_the_command()
+    {
+        Program.Usage().Should().Contain("  sharc query <db> <sql> [--param name=value]... [--format table|csv|jsonl]\n");
+        CliFixture.Run("query", "--help").Stdout.Should().StartWith("usage: sharc query <db> <sql>");
+    }
+}
