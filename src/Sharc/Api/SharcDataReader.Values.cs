@@ -150,11 +150,26 @@ public partial class SharcDataReader
         }
 
         var cursor = RowCursor;
-        int headerSize = _layout.HeaderSize(cursor.GetPayload(9));
-        if (!_layout.TryGetField(col.Field, cursor.GetPayload(headerSize), out long type, out int offset, out int size))
-            return DefaultOf(ordinal, col);
-        if (type == 0) return raw;
-        var bytes = cursor.GetPayload(offset + size).Slice(offset, size);
+        long type;
+        int offset, size;
+        ReadOnlySpan<byte> bytes;
+        if (cursor.IsPayloadLocal)
+        {
+            // The common case: the record is on the page, so one span serves the header and the value.
+            var payload = cursor.LocalPayload;
+            _layout.HeaderSize(payload);
+            if (!_layout.TryGetField(col.Field, payload, out type, out offset, out size)) return DefaultOf(ordinal, col);
+            if (type == 0) return raw;
+            bytes = payload.Slice(offset, size);
+        }
+        else
+        {
+            int headerSize = _layout.HeaderSize(cursor.GetPayload(9));
+            if (!_layout.TryGetField(col.Field, cursor.GetPayload(headerSize), out type, out offset, out size))
+                return DefaultOf(ordinal, col);
+            if (type == 0) return raw;
+            bytes = cursor.GetPayload(offset + size).Slice(offset, size);
+        }
         if (type <= 6 || type is 8 or 9)
         {
             long v = SerialType.ReadInteger(type, bytes);

@@ -16,6 +16,24 @@ internal sealed partial class BTreeCursor
     private int _assembled = -1;
     private uint _nextOverflow;
 
+    /// <summary>True when the current entry's payload lies entirely on its page (no overflow chain).</summary>
+    public bool IsPayloadLocal
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => _cell.Overflow == 0;
+    }
+
+    /// <summary>The whole payload of the current entry, in place on its page; only when <see cref="IsPayloadLocal"/>.</summary>
+    public ReadOnlySpan<byte> LocalPayload
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get
+        {
+            ref Frame f = ref _stack[_depth];
+            return new ReadOnlySpan<byte>(f.Page.Buffer, f.Page.Offset + _cell.LocalOffset, _cell.LocalSize);
+        }
+    }
+
     /// <summary>
     /// The current entry's payload, at least its first <paramref name="needed"/> bytes (clamped to the payload size).
     /// A payload that fits on the page is returned in place; a spilled one is gathered from its overflow chain only as

@@ -292,6 +292,7 @@ internal sealed partial class BTreeCursor : IDisposable
 
     private void ParseCell(ref Frame f)
     {
+        if (!_isIndex && TryParseSmallTableCell(ref f)) return;
         var span = f.Page.Span;
         uint pg = f.Page.PageNumber;
         int cell = f.Header.CellOffset(span, f.Index, pg, _usable);
@@ -306,6 +307,54 @@ internal sealed partial class BTreeCursor : IDisposable
         }
         _valid = true;
         _assembled = -1;
+    }
+
+    /// <summary>
+    /// The scan's hot case, read straight from the page array: a table leaf cell whose payload size and rowid are
+    /// one- or two-byte varints and whose payload fits the page. Anything else falls back to the general parser,
+    /// which does every check.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryParseSmallTableCell(ref Frame f)
+    {
+        byte[] buf = f.Page.Buffer;
+        int baseOff = f.Page.Offset;
+        int ptr = baseOff + f.Header.CellPointers + 2 * f.Index;
+        int cell = (buf[ptr] << 8) | buf[ptr + 1];
+        if (cell < f.Header.CellPointers + 2 * f.Header.CellCount || cell + 4 > _usable) return false;
+        int p = baseOff + cell;
+        int size = buf[p];
+        int n = 1;
+        if (size >= 0x80)
+        {
+            if (buf[p + 1] >= 0x80) return false;
+            size = ((size & 0x7F) << 7) | buf[p + 1];
+            n = 2;
+        }
+        int r = buf[p + n];
+        long rowId;
+        if (r < 0x80)
+        {
+            rowId = r;
+            n++;
+        }
+        else
+        {
+            int r1 = buf[p + n + 1];
+            if (r1 >= 0x80) return false;
+            rowId = ((r & 0x7F) << 7) | r1;
+            n += 2;
+        }
+        // Local only when the payload is at most usable - 35 bytes (the table-leaf rule) and ends on the page.
+        if (size > _usable - 35 || cell + n + size > _usable) return false;
+        _cell.RowId = rowId;
+        _cell.PayloadSize = size;
+        _cell.LocalOffset = cell + n;
+        _cell.LocalSize = size;
+        _cell.Overflow = 0;
+        _valid = true;
+        _assembled = -1;
+        return true;
     }
 
     public void Dispose()
