@@ -38,7 +38,7 @@ internal sealed class ColumnSource
 /// What a reader reads, worked out once from the schema: which b-tree, which record field each requested
 /// column lives in, and how keys compare for seeks.
 /// </summary>
-internal sealed class ReaderPlan
+internal sealed record ReaderPlan
 {
     public required ReaderMode Mode { get; init; }
     public required uint Root { get; init; }
@@ -68,20 +68,7 @@ internal sealed class ReaderPlan
         throw new SharcException($"no such table or index: {name}");
     }
 
-    private static ReaderPlan WithCookie(ReaderPlan p, SharcDatabase db) => new()
-    {
-        Mode = p.Mode,
-        Root = p.Root,
-        Name = p.Name,
-        Table = p.Table,
-        Index = p.Index,
-        Columns = p.Columns,
-        KeyCollations = p.KeyCollations,
-        KeyDescending = p.KeyDescending,
-        UnsupportedCollation = p.UnsupportedCollation,
-        FieldCountHint = p.FieldCountHint,
-        SchemaCookie = db.Header.SchemaCookie,
-    };
+    private static ReaderPlan WithCookie(ReaderPlan p, SharcDatabase db) => p with { SchemaCookie = db.Header.SchemaCookie };
 
     public static ReaderPlan ForTable(SharcTable table, string[] columns)
     {

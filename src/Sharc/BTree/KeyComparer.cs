@@ -142,8 +142,9 @@ internal struct KeyComparer : IRecordComparer
         }
     }
 
+    /// <summary>SQLite's order of storage classes: NULL, numbers, text, blob.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int Rank(SharcColumnType t) => t switch
+    internal static int Rank(SharcColumnType t) => t switch
     {
         SharcColumnType.Null => 0,
         SharcColumnType.Integer or SharcColumnType.Real => 1,

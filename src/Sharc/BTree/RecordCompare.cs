@@ -50,7 +50,7 @@ internal static class RecordCompare
     {
         var ca = SerialType.StorageClass(ta);
         var cb = SerialType.StorageClass(tb);
-        int ra = Rank(ca), rb = Rank(cb);
+        int ra = KeyComparer.Rank(ca), rb = KeyComparer.Rank(cb);
         if (ra != rb) return ra < rb ? -1 : 1;
         switch (ca)
         {
@@ -73,12 +73,4 @@ internal static class RecordCompare
                 return KeyComparer.Sign(va.SequenceCompareTo(vb));
         }
     }
-
-    private static int Rank(SharcColumnType t) => t switch
-    {
-        SharcColumnType.Null => 0,
-        SharcColumnType.Integer or SharcColumnType.Real => 1,
-        SharcColumnType.Text => 2,
-        _ => 3,
-    };
 }

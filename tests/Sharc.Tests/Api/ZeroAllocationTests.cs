@@ -8,56 +8,17 @@ namespace Sharc.Tests.Api;
 /// </summary>
 public class ZeroAllocationTests
 {
-    private static string Build(TempDir dir, string encoding = "UTF-8")
-    {
-        string path = dir.File("z.db");
-        using var c = Oracle.Open(path);
-        Oracle.Exec(c, $"PRAGMA encoding='{encoding}'");
-        Oracle.Exec(c, "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT, score REAL, age INT, bio TEXT)");
-        Oracle.Exec(c, "CREATE TABLE kv(k TEXT PRIMARY KEY, v INT) WITHOUT ROWID");
-        Oracle.Exec(c, "CREATE INDEX users_age ON users(age)");
-        using var tx = c.BeginTransaction();
-        for (int i = 1; i <= 5000; i++)
-        {
-            Oracle.Exec(c, "INSERT INTO users VALUES($i, $n, $s, $a, $b)", ("$i", (long)i), ("$n", "user" + i), ("$s", i * 1.5), ("$a", (long)(i % 90)),
-                ("$b", i % 50 == 0 ? new string('b', 9000) : "short"));
-            Oracle.Exec(c, "INSERT INTO kv VALUES($k, $v)", ("$k", "key" + i), ("$v", (long)i));
-        }
-        tx.Commit();
-        return path;
-    }
-
-    private static long Measure(Action action, int iterations)
-    {
-        // Warm-up: buffers grow, caches fill, the JIT compiles. Then the fewest bytes over three measured rounds:
-        // a path that allocates per call shows in every round, while a one-off runtime allocation on this thread
-        // (seen under a loaded, parallel test run) cannot fail the test by itself.
-        for (int i = 0; i < iterations; i++) action();
-        long best = long.MaxValue;
-        for (int round = 0; round < 3 && best != 0; round++)
-        {
-            long before = GC.GetAllocatedBytesForCurrentThread();
-            for (int i = 0; i < iterations; i++) action();
-            best = Math.Min(best, GC.GetAllocatedBytesForCurrentThread() - before);
-        }
-        return best;
-    }
-
-    public static IEnumerable<object[]> Sources() => [["file", "UTF-8"], ["memory", "UTF-8"], ["file", "UTF-16le"]];
-
-    private static SharcDatabase OpenAs(string kind, string path)
-        => kind == "file" ? SharcDatabase.Open(path) : SharcDatabase.OpenMemory(File.ReadAllBytes(path));
 
     [Theory]
-    [MemberData(nameof(Sources))]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
     public void SeekAndTypedGettersAllocateNothing(string kind, string encoding)
     {
         using var dir = new TempDir();
-        using var db = OpenAs(kind, Build(dir, encoding));
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 5000));
         using var reader = db.PrepareReader("users", "id", "name", "score", "age");
         var rng = new Random(3);
         long sum = 0;
-        long allocated = Measure(() =>
+        long allocated = AllocationFixture.Measure(() =>
         {
             long key = rng.Next(1, 5001);
             if (!reader.Seek(key)) throw new InvalidOperationException("missing key");
@@ -68,14 +29,14 @@ public class ZeroAllocationTests
     }
 
     [Theory]
-    [MemberData(nameof(Sources))]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
     public void FullScanAllocatesNothing(string kind, string encoding)
     {
         using var dir = new TempDir();
-        using var db = OpenAs(kind, Build(dir, encoding));
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 5000));
         using var reader = db.PrepareReader("users", "id", "name", "score", "bio");
         long rows = 0;
-        long allocated = Measure(() =>
+        long allocated = AllocationFixture.Measure(() =>
         {
             reader.Reset();
             while (reader.Read())
@@ -96,12 +57,12 @@ public class ZeroAllocationTests
     public void KeySeekOnWithoutRowIdTableAllocatesNothing()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Open(Build(dir));
+        using var db = SharcDatabase.Open(AllocationFixture.Build(dir, "UTF-8", 5000));
         using var reader = db.PrepareReader("kv");
         byte[][] keys = Enumerable.Range(1, 100).Select(i => System.Text.Encoding.UTF8.GetBytes("key" + (i * 37))).ToArray();
         int n = 0;
         long hits = 0;
-        long allocated = Measure(() =>
+        long allocated = AllocationFixture.Measure(() =>
         {
             if (reader.SeekKey(keys[n++ % keys.Length])) hits += reader.GetInt64(1);
         }, 1000);
@@ -113,11 +74,11 @@ public class ZeroAllocationTests
     public void SeekThroughAnIndexAllocatesNothing()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Open(Build(dir));
+        using var db = SharcDatabase.Open(AllocationFixture.Build(dir, "UTF-8", 5000));
         using var reader = db.PrepareReader("users", "id", "age");
         long hits = 0;
         int n = 0;
-        long allocated = Measure(() =>
+        long allocated = AllocationFixture.Measure(() =>
         {
             if (reader.SeekIndex("users_age", (long)(n++ % 90))) hits += reader.GetInt64(1) + 1;
         }, 500);
@@ -129,10 +90,10 @@ public class ZeroAllocationTests
     public void CacheSmallerThanTheTableStillAllocatesNothingWhileScanning()
     {
         using var dir = new TempDir();
-        string path = Build(dir);
+        string path = AllocationFixture.Build(dir, "UTF-8", 5000);
         using var db = SharcDatabase.Open(path, new SharcOpenOptions { CachePages = 16 });
         using var reader = db.PrepareReader("users", "id", "bio");
-        long allocated = Measure(() =>
+        long allocated = AllocationFixture.Measure(() =>
         {
             reader.Reset();
             while (reader.Read()) _ = reader.GetUtf8Span(1);

@@ -10,17 +10,7 @@ namespace Sharc.Tests.Storage;
 /// </summary>
 public class ReadLockingTests
 {
-    private static string? Shell() => File.Exists("/usr/bin/sqlite3") ? "/usr/bin/sqlite3" : null;
-
-    public sealed class NeedsShellFact : FactAttribute
-    {
-        public NeedsShellFact()
-        {
-            if (Shell() is null) Skip = "the sqlite3 shell is not installed (apt-get install sqlite3; .ci/run installs it)";
-        }
-    }
-
-    [NeedsShellFact]
+    [NeedsSqlite3ShellFact]
     public void ScansNeverSeeHalfOfAnotherProcessesTransaction()
     {
         using var dir = new TempDir();
@@ -40,7 +30,7 @@ public class ReadLockingTests
             int a = rng.Next(1, 401), b = rng.Next(1, 401), amount = rng.Next(1, 50);
             script.Append($"BEGIN IMMEDIATE; UPDATE acct SET balance = balance - {amount}, pad = pad || 'x' WHERE id = {a}; UPDATE acct SET balance = balance + {amount} WHERE id = {b}; COMMIT;\n");
         }
-        var psi = new ProcessStartInfo(Shell()!, $"-bail \"{path}\"") { RedirectStandardInput = true, RedirectStandardError = true, UseShellExecute = false };
+        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, $"-bail \"{path}\"") { RedirectStandardInput = true, RedirectStandardError = true, UseShellExecute = false };
         using var proc = Process.Start(psi)!;
         var feed = Task.Run(() => { proc.StandardInput.Write(script.ToString()); proc.StandardInput.Close(); });
 
@@ -73,7 +63,7 @@ public class ReadLockingTests
         final.Should().Equal(Oracle.Rows(path, "SELECT balance FROM acct ORDER BY id").Select(r => (long)r[0]!));
     }
 
-    [NeedsShellFact]
+    [NeedsSqlite3ShellFact]
     public void AReaderInTheMiddleOfAScanKeepsAnotherProcessFromCommitting()
     {
         using var dir = new TempDir();
@@ -95,7 +85,7 @@ public class ReadLockingTests
 
     private static (int ExitCode, string Error) Run(string args)
     {
-        var psi = new ProcessStartInfo(Shell()!, args) { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
+        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, args) { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
         using var p = Process.Start(psi)!;
         string err = p.StandardError.ReadToEnd();
         p.WaitForExit();

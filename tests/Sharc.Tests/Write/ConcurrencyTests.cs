@@ -10,21 +10,6 @@ namespace Sharc.Tests.Write;
 /// </summary>
 public class ConcurrencyTests
 {
-    private static string? Sqlite3Shell()
-    {
-        foreach (var p in new[] { "/usr/bin/sqlite3", "/usr/local/bin/sqlite3" })
-            if (File.Exists(p)) return p;
-        return null;
-    }
-
-    public sealed class NeedsSqlite3ShellFact : FactAttribute
-    {
-        public NeedsSqlite3ShellFact()
-        {
-            if (Sqlite3Shell() is null) Skip = "the sqlite3 shell is not installed (apt-get install sqlite3; .ci/run installs it)";
-        }
-    }
-
     [NeedsSqlite3ShellFact]
     public void SharcAndASqliteProcessWriteConcurrentlyWithoutLosingAnything()
     {
@@ -43,7 +28,7 @@ public class ConcurrencyTests
             for (int i = 0; i < PerTransaction; i++) script.Append($"INSERT INTO t(who, n) VALUES('sqlite', {t * PerTransaction + i});\n");
             script.Append("COMMIT;\n");
         }
-        var psi = new ProcessStartInfo(Sqlite3Shell()!, $"-bail \"{path}\"")
+        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, $"-bail \"{path}\"")
         {
             RedirectStandardInput = true,
             RedirectStandardError = true,
@@ -85,7 +70,7 @@ public class ConcurrencyTests
         string path = dir.File("locked.db");
         using (var db = SharcDatabase.Create(path)) db.CreateTable("CREATE TABLE t(a)");
         // sqlite3 takes a RESERVED lock and holds it for a while.
-        var psi = new ProcessStartInfo(Sqlite3Shell()!, $"\"{path}\"") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
+        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, $"\"{path}\"") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
         using var proc = Process.Start(psi)!;
         proc.StandardInput.WriteLine("BEGIN IMMEDIATE; INSERT INTO t VALUES(1); SELECT 'locked';");
         proc.StandardInput.Flush();

@@ -439,24 +439,10 @@ internal sealed class TableWriter
         if (alias >= 0) updated[alias] = StoredValue.FromInteger(rowId);
         for (int i = 0; i < columns.Length; i++) updated[columns[i]] = values[i];
         DeleteRow(rowId);
-        try
-        {
-            if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
-            if (alias < 0)
-            {
-                // Keep the rowid: insert through the alias-free path with the same key.
-                InsertAt(rowId, updated);
-            }
-            else
-            {
-                Insert(updated, replace: false);
-            }
-        }
-        catch (SharcConstraintException)
-        {
-            // The caller's transaction rolls back; nothing half-done survives a failed statement.
-            throw;
-        }
+        // A constraint failure below leaves the row deleted: the caller's statement savepoint undoes both.
+        if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
+        if (alias < 0) InsertAt(rowId, updated); // no rowid alias: the row keeps its rowid
+        else Insert(updated, replace: false);
         return true;
     }
 
@@ -569,7 +555,7 @@ internal sealed class TableWriter
     /// <summary>Fills a newly created index with an entry for every existing row.</summary>
     public void BuildIndex(SharcIndex index)
     {
-        var ix = _indexes.FirstOrDefault(i => ReferenceEquals(i.Index, index) || Names.Equals(i.Index.Name, index.Name))
+        var ix = _indexes.FirstOrDefault(i => ReferenceEquals(i.Index, index) || SqlNameComparer.Instance.Equals(i.Index.Name, index.Name))
             ?? throw new SharcException($"index {index.Name} cannot be maintained by the write API");
         using var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: _table.IsWithoutRowId);
         var rows = new List<(long RowId, byte[] Record)>();
@@ -583,5 +569,4 @@ internal sealed class TableWriter
         }
     }
 
-    internal static SqlNameComparer Names => SqlNameComparer.Instance;
 }

@@ -21,21 +21,6 @@ internal sealed class PageAllocator
     /// <summary>Leaves per trunk page. SQLite writes at most usable/4 − 8 so that very old readers cope.</summary>
     private int MaxLeaves => _pager.UsableSize / 4 - 8;
 
-    public uint FreeCount => BinaryPrimitives.ReadUInt32BigEndian(Header()[36..]);
-
-    private ReadOnlySpan<byte> Header()
-    {
-        var p = _pager.Acquire(1);
-        try
-        {
-            return p.Span[..100].ToArray();
-        }
-        finally
-        {
-            _pager.Release(p);
-        }
-    }
-
     /// <summary>A page to use: a freelist leaf, else a trunk, else a new page at the end of the file.</summary>
     public uint Allocate()
     {

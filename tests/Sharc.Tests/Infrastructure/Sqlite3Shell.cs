@@ -1,0 +1,16 @@
+namespace Sharc.Tests.Infrastructure;
+
+/// <summary>The sqlite3 shell, for tests that need SQLite in a second process (POSIX locks are per process).</summary>
+public static class Sqlite3Shell
+{
+    public static string? Path { get; } = new[] { "/usr/bin/sqlite3", "/usr/local/bin/sqlite3" }.FirstOrDefault(File.Exists);
+}
+
+/// <summary>A fact skipped, with the reason, where the sqlite3 shell is not installed.</summary>
+public sealed class NeedsSqlite3ShellFactAttribute : FactAttribute
+{
+    public NeedsSqlite3ShellFactAttribute()
+    {
+        if (Sqlite3Shell.Path is null) Skip = "the sqlite3 shell is not installed (apt-get install sqlite3; .ci/run installs it)";
+    }
+}
