@@ -48,6 +48,9 @@ internal sealed class Scope
     /// <summary>The result columns, once compiled: WHERE, GROUP BY, HAVING and ORDER BY may name their aliases.</summary>
     public IReadOnlyList<RawResult>? Results { get; set; }
 
+    /// <summary>True when this level's columns must be named with its qualifier (a trigger's NEW and OLD rows).</summary>
+    public bool QualifiedOnly { get; init; }
+
     /// <summary>The clause of this level being compiled now (a subquery sees its enclosing level's clause).</summary>
     public Clause Clause { get; set; }
 }

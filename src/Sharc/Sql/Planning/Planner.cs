@@ -23,6 +23,14 @@ internal static class Planner
         return plans;
     }
 
+    /// <summary>Plans the subqueries inside expressions that stand outside any query (row expressions).</summary>
+    public static Dictionary<QueryIntent, LevelPlan> PlanSubqueries(IEnumerable<IntentExpr> expressions)
+    {
+        var plans = new Dictionary<QueryIntent, LevelPlan>(ReferenceEqualityComparer.Instance);
+        foreach (var e in expressions) CollectSubqueries(e, plans);
+        return plans;
+    }
+
     private static void Collect(QueryIntent q, Dictionary<QueryIntent, LevelPlan> plans)
     {
         if (plans.ContainsKey(q)) return;
