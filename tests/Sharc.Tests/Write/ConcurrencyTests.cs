@@ -89,4 +89,38 @@ public class ConcurrencyTests
         Oracle.Rows(path, "SELECT a FROM t ORDER BY a").Select(r => r[0]).Should().Equal(1L, 3L);
         Oracle.IntegrityCheck(path).Should().Be("ok");
     }
+
+    [NeedsSqlite3ShellFact]
+    public void AWaitingWriterHoldsNoLockThatKeepsTheOtherWriterFromCommitting()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("handoff.db");
+        using (var created = SharcDatabase.Create(path)) created.CreateTable("CREATE TABLE t(a)");
+        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, $"\"{path}\"")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        using var proc = Process.Start(psi)!;
+        proc.StandardInput.WriteLine(".timeout 5000");
+        proc.StandardInput.WriteLine("BEGIN IMMEDIATE; INSERT INTO t VALUES(1); SELECT 'locked';");
+        proc.StandardInput.Flush();
+        proc.StandardOutput.ReadLine().Should().Be("locked");
+
+        using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromSeconds(30) });
+        var sharc = Task.Run(() => db.Insert("t", 2L));
+        // Let Sharc start waiting for RESERVED; had it kept the SHARED lock taken on the way, sqlite3's COMMIT (which
+        // needs every SHARED lock gone) would wait out its own timeout and fail with "database is locked".
+        Thread.Sleep(300);
+        proc.StandardInput.WriteLine("COMMIT; SELECT 'committed';");
+        proc.StandardInput.Close();
+        proc.StandardOutput.ReadLine().Should().Be("committed", proc.StandardError.ReadToEnd());
+        proc.WaitForExit(30_000).Should().BeTrue();
+        sharc.Wait(TimeSpan.FromSeconds(60)).Should().BeTrue();
+
+        Oracle.Rows(path, "SELECT a FROM t ORDER BY a").Select(r => r[0]).Should().Equal(1L, 2L);
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+    }
 }
