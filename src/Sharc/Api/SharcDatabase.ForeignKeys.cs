@@ -1,3 +1,5 @@
+using Sharc.Write;
+
 namespace Sharc;
 
 public sealed partial class SharcDatabase
@@ -8,4 +10,9 @@ public sealed partial class SharcDatabase
     /// transaction has no effect on that transaction's pending deferred checks.
     /// </summary>
     public bool ForeignKeysEnabled { get; set; }
+
+    private ForeignKeys? _foreignKeys;
+
+    /// <summary>The violation counters and key plans of FOREIGN KEY enforcement.</summary>
+    internal ForeignKeys ForeignKeyState => _foreignKeys ??= new ForeignKeys(this);
 }

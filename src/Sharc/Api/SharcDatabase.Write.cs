@@ -146,6 +146,7 @@ public sealed partial class SharcDatabase
         var pager = WritablePager;
         pager.BeginWrite();
         AfterBegin();
+        ForeignKeyState.BeginTransaction();
         _transaction = new SharcTransaction(this);
         return _transaction;
     }
@@ -153,6 +154,8 @@ public sealed partial class SharcDatabase
     internal void CommitTransaction(SharcTransaction tx)
     {
         if (!ReferenceEquals(tx, _transaction)) throw new InvalidOperationException("this transaction is no longer active");
+        // Deferred foreign key violations refuse the commit and leave the transaction open, as in SQLite.
+        if (ForeignKeyState.DeferredViolations > 0) throw Write.ForeignKeys.Failed();
         _transaction = null;
         try
         {
@@ -277,6 +280,8 @@ public sealed partial class SharcDatabase
     internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op, bool checkedBeforeWriting = false)
     {
         var pager = WritablePager;
+        bool foreignKeys = ForeignKeysEnabled;
+        if (foreignKeys) checkedBeforeWriting = false; // foreign keys are judged when the statement ends, after its writes
         if (_transaction is not null && checkedBeforeWriting)
         {
             // The operation checks its constraints before it writes anything, so it needs no statement savepoint:
@@ -299,15 +304,18 @@ public sealed partial class SharcDatabase
         if (_transaction is not null)
         {
             pager.BeginStatement();
+            if (foreignKeys) ForeignKeyState.BeginStatement();
             try
             {
                 var r = op(this, state);
+                if (foreignKeys) ForeignKeyState.EndStatement(autocommit: false);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
                 return r;
             }
             catch
             {
+                if (foreignKeys) ForeignKeyState.RollbackStatement();
                 pager.RollbackStatement();
                 if (_schemaDirty) ReloadSchema();
                 throw;
@@ -315,9 +323,15 @@ public sealed partial class SharcDatabase
         }
         pager.BeginWrite();
         AfterBegin();
+        if (foreignKeys)
+        {
+            ForeignKeyState.BeginTransaction();
+            ForeignKeyState.BeginStatement();
+        }
         try
         {
             var r = op(this, state);
+            if (foreignKeys) ForeignKeyState.EndStatement(autocommit: true);
             BeforeCommit();
             pager.Commit();
             AfterEnd();
@@ -325,6 +339,7 @@ public sealed partial class SharcDatabase
         }
         catch
         {
+            if (foreignKeys) ForeignKeyState.RollbackStatement();
             if (pager.InTransaction) pager.Rollback();
             _writers.Clear();
             ReloadSchema();

@@ -39,6 +39,9 @@ internal sealed class WriteTwin : IDisposable
     }
 
     /// <summary>Runs a statement in SQLite and the equivalent call in Sharc; returns the common error message or null.</summary>
+    /// <summary>Every statement run through <see cref="Both"/>, with SQLite's outcome (for failure messages).</summary>
+    public List<string> Log { get; } = new();
+
     public string? Both(string sql, Action<SharcDatabase> sharc)
     {
         string? expected = SqliteError(sql), actual = null;
@@ -50,6 +53,7 @@ internal sealed class WriteTwin : IDisposable
         {
             actual = e.Message;
         }
+        Log.Add(sql + " -> " + (expected ?? "ok"));
         actual.Should().Be(expected, "SQLite's outcome of {0}", sql);
         return actual;
     }

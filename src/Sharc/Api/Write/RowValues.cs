@@ -32,4 +32,14 @@ internal static class RowValues
         SharcColumnType.Blob => StoredValue.FromBlob(v.Bytes.ToArray()),
         _ => StorageAffinity.FromObject(v.ToObject(), affinity, encoding),
     };
+
+    /// <summary>A stored value as a .NET object (text decoded from the database encoding), for affinity conversions.</summary>
+    public static object? ToObject(in StoredValue v, SharcTextEncoding encoding) => v.Type switch
+    {
+        SharcColumnType.Integer => v.Integer,
+        SharcColumnType.Real => v.Real,
+        SharcColumnType.Text => TextCodec.For(encoding).GetString(v.Bytes.Span),
+        SharcColumnType.Blob => v.Bytes.ToArray(),
+        _ => null,
+    };
 }

@@ -131,7 +131,9 @@ internal sealed partial class TableWriter
         if (_table.IsWithoutRowId)
         {
             if (HasComputed) PrepareComputedRow(0);
-            return InsertWithoutRowId(replace);
+            InsertWithoutRowId(replace);
+            if (ForeignKeysActive) _db.ForeignKeyState.AfterInsert(_table, RowImage(0), 0, singleRow: !replace);
+            return 0;
         }
 
         bool cacheValid = _pager.WriteCount == _maxRowIdAtWrite;
@@ -182,6 +184,7 @@ internal sealed partial class TableWriter
             _maxRowId = Math.Max(knownMax, rowId);
             _maxRowIdAtWrite = _pager.WriteCount;
         }
+        if (ForeignKeysActive) _db.ForeignKeyState.AfterInsert(_table, RowImage(rowId), rowId, singleRow: !replace);
         return rowId;
     }
 
@@ -351,6 +354,16 @@ internal sealed partial class TableWriter
     /// <summary>Deletes the row with <paramref name="rowId"/> and its index entries; false when there is none.</summary>
     public bool DeleteRow(long rowId)
     {
+        if (!ForeignKeysActive) return DeleteRowCore(rowId);
+        if (!LoadRow(rowId)) return false;
+        var old = RowImage(rowId);
+        DeleteRowCore(rowId);
+        _db.ForeignKeyState.AfterDelete(_table, old, rowId);
+        return true;
+    }
+
+    private bool DeleteRowCore(long rowId)
+    {
         if (!LoadRow(rowId)) return false;
         foreach (var ix in _indexes)
         {
@@ -378,6 +391,7 @@ internal sealed partial class TableWriter
         var existing = _mutator.IndexFindPrefix(_table.RootPage, keyRecord, key.Length, _pkCollations, _pkDescending, Encoding);
         if (existing is null) return false;
         DeleteWithoutRowId(existing);
+        if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
         return true;
     }
 
@@ -439,9 +453,11 @@ internal sealed partial class TableWriter
         var existing = _mutator.IndexFindPrefix(_table.RootPage, RecordWriter.ToArray(key), key.Length, _pkCollations, _pkDescending, Encoding);
         if (existing is null) return false;
         DeleteWithoutRowId(existing); // leaves the old row's values in the current record
+        var old = ForeignKeysActive ? RowImage(0) : null;
         for (int i = 0; i < columns.Length; i++) _record[columns[i]] = values[i];
         var row = (StoredValue[])_record.Clone();
-        Insert(row, replace: false);
+        InsertQuietly(row);
+        if (old is not null) AfterUpdate(old, 0, 0, columns);
         return true;
     }
 
@@ -453,15 +469,18 @@ internal sealed partial class TableWriter
     {
         if (_table.IsWithoutRowId) throw new InvalidOperationException($"{_table.Name} is a WITHOUT ROWID table: update it by primary key");
         if (!LoadRow(rowId)) return false;
+        var old = ForeignKeysActive ? RowImage(rowId) : null;
         var updated = (StoredValue[])_record.Clone();
         int alias = _table.RowIdAliasOrdinal;
         if (alias >= 0) updated[alias] = StoredValue.FromInteger(rowId);
         for (int i = 0; i < columns.Length; i++) updated[columns[i]] = values[i];
-        DeleteRow(rowId);
+        DeleteRowCore(rowId);
         // A constraint failure below leaves the row deleted: the caller's statement savepoint undoes both.
         if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
+        long newRowId = rowId;
         if (alias < 0) InsertAt(rowId, updated); // no rowid alias: the row keeps its rowid
-        else Insert(updated, replace: false);
+        else newRowId = InsertQuietly(updated);
+        if (old is not null) AfterUpdate(old, rowId, newRowId, columns);
         return true;
     }
 
@@ -491,7 +510,9 @@ internal sealed partial class TableWriter
     }
 
     /// <summary>Fills the current record from a stored table record (fields missing from old rows take their default).</summary>
-    private void DecodeStorageRecord(byte[] payload)
+    private void DecodeStorageRecord(byte[] payload) => DecodeStorageRecord(payload, _record);
+
+    private void DecodeStorageRecord(byte[] payload, StoredValue[] into)
     {
         var layout = new RecordLayout(_fieldCount + 1);
         layout.Reset(payload.Length, 0);
@@ -500,9 +521,9 @@ internal sealed partial class TableWriter
         {
             int f = _fieldOf[c];
             if (f >= 0 && layout.TryGetField(f, payload, out long type, out int off, out int size))
-                _record[c] = Decode(type, payload.AsMemory(off, size));
+                into[c] = Decode(type, payload.AsMemory(off, size));
             else
-                _record[c] = StorageAffinity.FromObject(_table.Columns[c].DefaultValue, _table.Columns[c].Affinity, Encoding);
+                into[c] = StorageAffinity.FromObject(_table.Columns[c].DefaultValue, _table.Columns[c].Affinity, Encoding);
         }
     }
 
