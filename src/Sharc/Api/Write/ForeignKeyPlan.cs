@@ -154,7 +154,7 @@ internal sealed class ForeignKeyPlan : IDisposable
         if (ParentKeyHasNull(parentRow)) return found;
         var enc = db.TextEncoding;
         var p = new Sql.Values.SqlValue[parentRow.Length];
-        for (int i = 0; i < p.Length; i++) p[i] = RowValues.ToSql(parentRow[i], enc);
+        RowValues.ToSqlRow(parentRow, Parent, enc, p);
         Match!.SetRow(0, p, parentRowId);
         var reader = db.WriterFor(Child.Name);
         using var cursor = new BTreeCursor(db.Source, Child.RootPage, db.Header.UsableSize, isIndex: Child.IsWithoutRowId);
@@ -165,7 +165,7 @@ internal sealed class ForeignKeyPlan : IDisposable
         foreach (var (rowId, payload) in rows)
         {
             var row = reader.ReadRow(payload, rowId);
-            for (int i = 0; i < c.Length; i++) c[i] = RowValues.ToSql(row[i], enc);
+            RowValues.ToSqlRow(row, Child, enc, c);
             Match.SetRow(1, c, rowId);
             if (Match.IsTrue(0)) found.Add((rowId, row));
         }

@@ -23,6 +23,21 @@ internal static class RowValues
     };
 
     /// <summary>
+    /// A table row as expressions read it: like <see cref="ToSql"/>, except that a REAL column's integral value
+    /// (stored as an integer to save space) reads as REAL, as SQLite reads it.
+    /// </summary>
+    public static void ToSqlRow(StoredValue[] row, SharcTable table, SharcTextEncoding encoding, SqlValue[] into)
+    {
+        var columns = table.Columns;
+        for (int c = 0; c < into.Length; c++)
+        {
+            into[c] = row[c].Type == SharcColumnType.Integer && columns[c].Affinity == SharcAffinity.Real
+                ? SqlValue.Real(row[c].Integer)
+                : ToSql(row[c], encoding);
+        }
+    }
+
+    /// <summary>
     /// A computed value to store: a generated column's value takes the column's affinity; an index expression's
     /// value takes none (<see cref="SharcAffinity.Blob"/>). Text and blobs are copied (the result outlives the evaluation).
     /// </summary>

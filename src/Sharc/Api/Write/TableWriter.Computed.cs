@@ -76,7 +76,7 @@ internal sealed partial class TableWriter
     /// <summary>Points the expressions at the current record (the rowid alias reads <paramref name="rowId"/>).</summary>
     private void BindRow(long rowId)
     {
-        for (int c = 0; c < _fieldCount; c++) _sqlRow[c] = RowValues.ToSql(_record[c], Encoding);
+        RowValues.ToSqlRow(_record, _table, Encoding, _sqlRow);
         _computed!.SetRow(0, _sqlRow, rowId);
     }
 
