@@ -12,11 +12,18 @@ internal sealed class WriteTwin : IDisposable
 {
     private readonly TempDir _dir = new();
 
-    public WriteTwin(bool foreignKeys = false)
+    /// <param name="foreignKeys">Enforce FOREIGN KEYs in both.</param>
+    /// <param name="sqliteSchema">Statements SQLite runs on both files before Sharc opens its own (views, triggers).</param>
+    public WriteTwin(bool foreignKeys = false, string[]? sqliteSchema = null)
     {
         SharcPath = _dir.File("sharc.db");
         SqlitePath = _dir.File("sqlite.db");
-        Db = SharcDatabase.Create(SharcPath);
+        if (sqliteSchema is not null)
+        {
+            Oracle.Exec(SharcPath, sqliteSchema);
+            Oracle.Exec(SqlitePath, sqliteSchema);
+        }
+        Db = sqliteSchema is null ? SharcDatabase.Create(SharcPath) : SharcDatabase.Open(SharcPath, new SharcOpenOptions { Writable = true });
         Db.ForeignKeysEnabled = foreignKeys;
         Sqlite = Oracle.Open(SqlitePath);
         Oracle.Exec(Sqlite, $"PRAGMA foreign_keys={(foreignKeys ? "ON" : "OFF")}");
