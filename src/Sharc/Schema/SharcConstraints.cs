@@ -14,6 +14,8 @@ public sealed class SharcCheck
     public string? Name { get; }
     /// <summary>The expression's text between the parentheses, trimmed (what SQLite reports when it fails unnamed).</summary>
     public string ExpressionSql { get; }
+    /// <summary>The column whose definition holds the CHECK, or -1 for a table constraint.</summary>
+    internal int ColumnOrdinal { get; init; } = -1;
 }
 
 /// <summary>What a FOREIGN KEY does to child rows when their parent row is deleted or its key updated.</summary>
@@ -54,4 +56,6 @@ public sealed class SharcForeignKey
     public SharcForeignKeyAction OnUpdate { get; init; }
     /// <summary>True for DEFERRABLE INITIALLY DEFERRED: checked at commit rather than per statement.</summary>
     public bool IsDeferred { get; init; }
+    /// <summary>True when declared as REFERENCES in a column definition (it goes if the column is dropped).</summary>
+    internal bool IsColumnConstraint { get; init; }
 }

@@ -209,7 +209,7 @@ internal sealed class CreateTableParser
             }
             else if (_ts.TryWord("CHECK"))
             {
-                Check();
+                Check(_table.Columns[^1].Ordinal);
             }
             else if (_ts.TryWord("REFERENCES"))
             {
@@ -256,12 +256,12 @@ internal sealed class CreateTableParser
         }
     }
 
-    private void Check()
+    private void Check(int column)
     {
         var (open, close) = _ts.SkipParenthesized();
         if (close == open + 1) throw _ts.SyntaxError(_ts.At(close));
         // Unnamed, SQLite names the constraint by its text between the parentheses (trimmed of white space).
-        _table.Checks.Add(new SharcCheck(_constraintName, Inside(open, close)));
+        _table.Checks.Add(new SharcCheck(_constraintName, Inside(open, close)) { ColumnOrdinal = column });
     }
 
     /// <summary>Returns true for DEFERRABLE INITIALLY DEFERRED, the only form that defers a foreign key.</summary>
@@ -466,7 +466,7 @@ internal sealed class CreateTableParser
         }
         else if (_ts.TryWord("CHECK"))
         {
-            Check();
+            Check(-1);
             OnConflict();
         }
         else if (_ts.TryWord("FOREIGN"))

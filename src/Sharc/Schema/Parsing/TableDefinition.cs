@@ -93,7 +93,12 @@ internal sealed class TableDefinition
             foreach (var name in childColumns)
                 ordinals.Add((FindColumn(name) ?? throw _ts.Error($"unknown column \"{name}\" in foreign key definition", at)).Ordinal);
         }
-        ForeignKeys.Add(new SharcForeignKey(ordinals, parent, parentColumns) { OnDelete = onDelete, OnUpdate = onUpdate });
+        ForeignKeys.Add(new SharcForeignKey(ordinals, parent, parentColumns)
+        {
+            OnDelete = onDelete,
+            OnUpdate = onUpdate,
+            IsColumnConstraint = childColumns is null,
+        });
     }
 
     /// <summary>A DEFERRABLE clause applies to the foreign key just declared (SQLite's sqlite3DeferForeignKey).</summary>
@@ -106,6 +111,7 @@ internal sealed class TableDefinition
             OnDelete = fk.OnDelete,
             OnUpdate = fk.OnUpdate,
             IsDeferred = deferred,
+            IsColumnConstraint = fk.IsColumnConstraint,
         };
     }
 
