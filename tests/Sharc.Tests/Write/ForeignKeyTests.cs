@@ -194,4 +194,19 @@ public sealed class ForeignKeyTests
         File.Exists(twin.SharcPath + "-journal").Should().BeFalse();
         twin.AssertSame(Rows);
     }
+
+    [Fact]
+    public void Replacing_a_without_rowid_parent_runs_its_delete_actions()
+    {
+        using var twin = new WriteTwin(foreignKeys: true);
+        twin.Schema("CREATE TABLE p(k TEXT PRIMARY KEY, u INT UNIQUE) WITHOUT ROWID",
+            "CREATE TABLE c(id INTEGER PRIMARY KEY, pk TEXT REFERENCES p ON DELETE CASCADE, pu INT REFERENCES p(u) ON DELETE SET NULL)");
+        twin.Both("INSERT INTO p VALUES('a', 1)", d => d.Insert("p", "a", 1));
+        twin.Both("INSERT INTO p VALUES('b', 2)", d => d.Insert("p", "b", 2));
+        twin.Both("INSERT INTO c VALUES(1, 'a', 2)", d => d.Insert("c", 1, "a", 2));
+        twin.Both("INSERT INTO c VALUES(2, 'b', 1)", d => d.Insert("c", 2, "b", 1));
+        twin.Both("INSERT OR REPLACE INTO p VALUES('a', 3)", d => d.Upsert("p", "a", 3));
+        twin.Both("INSERT OR REPLACE INTO p VALUES('z', 2)", d => d.Upsert("p", "z", 2));
+        twin.AssertSame(Rows, "SELECT * FROM p ORDER BY k");
+    }
 }

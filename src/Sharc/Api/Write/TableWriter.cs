@@ -245,6 +245,7 @@ internal sealed partial class TableWriter
             if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
             _record.CopyTo(_saved, 0);
             DeleteWithoutRowId(existing);
+            if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
             _saved.CopyTo(_record, 0);
         }
         foreach (var ix in _indexes)
@@ -427,7 +428,11 @@ internal sealed partial class TableWriter
         DecodeIndexEntry(ix, entry);
         var pkRecord = KeyRecord(_table.PrimaryKey);
         var existing = _mutator.IndexFindPrefix(_table.RootPage, pkRecord, _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
-        if (existing is not null) DeleteWithoutRowId(existing);
+        if (existing is not null)
+        {
+            DeleteWithoutRowId(existing);
+            if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
+        }
         saved.CopyTo(_record, 0);
     }
 
