@@ -35,4 +35,11 @@ public sealed partial class SharcDatabase
     /// <summary>ALTER TABLE … RENAME COLUMN.</summary>
     public void RenameColumn(string table, string column, string newName)
         => RunWrite((table, column, newName), static (db, s) => { new SchemaWriter(db).RenameColumn(s.table, s.column, s.newName); return 0; });
+
+    /// <summary>
+    /// ALTER TABLE … DROP COLUMN (SQLite 3.35's rules): refuses PRIMARY KEY, UNIQUE and indexed columns and columns
+    /// the table's CHECKs, generated columns or FOREIGN KEYs use; otherwise rewrites the definition and every row.
+    /// </summary>
+    public void DropColumn(string table, string column)
+        => RunWrite((table, column), static (db, s) => { new SchemaWriter(db).DropColumn(s.table, s.column); return 0; });
 }

@@ -58,7 +58,7 @@ public sealed partial class SharcDatabase
             f.Write(page1, 0);
             f.Sync();
         }
-        return OpenWritable(path, options.Open.Writable ? options.Open : new SharcOpenOptions { Writable = true, CachePages = options.Open.CachePages, BusyTimeout = options.Open.BusyTimeout });
+        return OpenWritable(path, options.Open.Writable ? options.Open : new SharcOpenOptions { Writable = true, CachePages = options.Open.CachePages, BusyTimeout = options.Open.BusyTimeout, ForeignKeys = options.Open.ForeignKeys });
     }
 
     /// <summary>Page 1 of a new database: SQLite's header with the given settings and an empty sqlite_schema leaf.</summary>
@@ -126,6 +126,7 @@ public sealed partial class SharcDatabase
             var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout);
             var db = new SharcDatabase(pager, header, path);
             db._pager = pager;
+            db.ForeignKeysEnabled = options.ForeignKeys;
             return db;
         }
         catch
@@ -145,6 +146,7 @@ public sealed partial class SharcDatabase
         var pager = WritablePager;
         pager.BeginWrite();
         AfterBegin();
+        ForeignKeyState.BeginTransaction();
         _transaction = new SharcTransaction(this);
         return _transaction;
     }
@@ -152,6 +154,8 @@ public sealed partial class SharcDatabase
     internal void CommitTransaction(SharcTransaction tx)
     {
         if (!ReferenceEquals(tx, _transaction)) throw new InvalidOperationException("this transaction is no longer active");
+        // Deferred foreign key violations refuse the commit and leave the transaction open, as in SQLite.
+        if (ForeignKeyState.DeferredViolations > 0) throw Write.ForeignKeys.Failed();
         _transaction = null;
         try
         {
@@ -276,6 +280,8 @@ public sealed partial class SharcDatabase
     internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op, bool checkedBeforeWriting = false)
     {
         var pager = WritablePager;
+        bool foreignKeys = ForeignKeysEnabled;
+        if (foreignKeys) checkedBeforeWriting = false; // foreign keys are judged when the statement ends, after its writes
         if (_transaction is not null && checkedBeforeWriting)
         {
             // The operation checks its constraints before it writes anything, so it needs no statement savepoint:
@@ -298,15 +304,18 @@ public sealed partial class SharcDatabase
         if (_transaction is not null)
         {
             pager.BeginStatement();
+            if (foreignKeys) ForeignKeyState.BeginStatement();
             try
             {
                 var r = op(this, state);
+                if (foreignKeys) ForeignKeyState.EndStatement(autocommit: false);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
                 return r;
             }
             catch
             {
+                if (foreignKeys) ForeignKeyState.RollbackStatement();
                 pager.RollbackStatement();
                 if (_schemaDirty) ReloadSchema();
                 throw;
@@ -314,9 +323,15 @@ public sealed partial class SharcDatabase
         }
         pager.BeginWrite();
         AfterBegin();
+        if (foreignKeys)
+        {
+            ForeignKeyState.BeginTransaction();
+            ForeignKeyState.BeginStatement();
+        }
         try
         {
             var r = op(this, state);
+            if (foreignKeys) ForeignKeyState.EndStatement(autocommit: true);
             BeforeCommit();
             pager.Commit();
             AfterEnd();
@@ -324,6 +339,7 @@ public sealed partial class SharcDatabase
         }
         catch
         {
+            if (foreignKeys) ForeignKeyState.RollbackStatement();
             if (pager.InTransaction) pager.Rollback();
             _writers.Clear();
             ReloadSchema();
@@ -376,9 +392,12 @@ public sealed partial class SharcDatabase
         var rowId = StoredValue.Null;
         if (columns is null)
         {
-            if (values.Length != t.Columns.Count)
-                throw new ArgumentException($"{t.Name} has {t.Columns.Count} columns but {values.Length} values were supplied.");
-            for (int i = 0; i < values.Length; i++) Set(i, values[i]);
+            // As INSERT INTO t VALUES(…): one value per column that is not generated.
+            int writable = w.WritableColumnCount;
+            if (values.Length != writable)
+                throw new ArgumentException($"{t.Name} has {writable} columns but {values.Length} values were supplied.");
+            for (int i = 0, v = 0; i < t.Columns.Count; i++)
+                if (t.Columns[i].Generated == SharcGeneratedKind.None) Set(i, values[v++]);
         }
         else
         {
@@ -388,7 +407,11 @@ public sealed partial class SharcDatabase
                 if (t.FindColumn(columns[i]) is null && !t.IsWithoutRowId && IsRowIdName(columns[i]))
                     rowId = StorageAffinity.FromObject(values[i], SharcAffinity.Integer, TextEncoding);
                 else
-                    Set(w.Ordinal(columns[i]), values[i]);
+                {
+                    int ordinal = w.Ordinal(columns[i]);
+                    w.CheckWritable(ordinal, insert: true);
+                    Set(ordinal, values[i]);
+                }
             }
         }
         w.FillDefaults(row, given);
@@ -416,6 +439,7 @@ public sealed partial class SharcDatabase
             for (int i = 0; i < ords.Length; i++)
             {
                 ords[i] = w.Ordinal(s.columns[i]);
+                w.CheckWritable(ords[i], insert: false);
                 var c = w.Table.Columns[ords[i]];
                 vals[i] = StorageAffinity.FromObject(s.values[i], c.Affinity, db.TextEncoding);
             }
@@ -438,6 +462,7 @@ public sealed partial class SharcDatabase
             for (int i = 0; i < ords.Length; i++)
             {
                 ords[i] = w.Ordinal(s.columns[i]);
+                w.CheckWritable(ords[i], insert: false);
                 vals[i] = StorageAffinity.FromObject(s.values[i], t.Columns[ords[i]].Affinity, db.TextEncoding);
             }
             return w.UpdateByKey(keyValues, ords, vals);

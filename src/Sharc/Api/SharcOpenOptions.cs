@@ -35,6 +35,12 @@ public sealed class SharcOpenOptions
     /// </summary>
     public bool ReadLocking { get; init; } = true;
 
+    /// <summary>
+    /// Enforces FOREIGN KEY constraints on writes, as SQLite's <c>PRAGMA foreign_keys=ON</c>. Default false, SQLite's
+    /// default for every connection; <see cref="SharcDatabase.ForeignKeysEnabled"/> changes it later.
+    /// </summary>
+    public bool ForeignKeys { get; init; }
+
     /// <summary>How long a writer waits for another connection's lock before <see cref="SharcBusyException"/>. Default 5 s.</summary>
     public TimeSpan BusyTimeout { get; init; } = TimeSpan.FromSeconds(5);
 }

@@ -250,7 +250,10 @@ internal static class SchemaBuilder
             if (!key.IsDoubleQuoted) throw Malformed(row, $"no such column: {name}");
             // An unknown "name" in double quotes is a string literal in SQLite's legacy mode: a constant expression.
         }
-        return new SharcIndexColumn(null, -2, key.ExpressionSql, key.Descending, key.Collation ?? "BINARY");
+        return new SharcIndexColumn(null, -2, key.ExpressionSql, key.Descending, key.Collation ?? "BINARY")
+        {
+            HasExplicitCollation = key.Collation is not null,
+        };
     }
 
     private static bool IsRowIdName(string name)

@@ -23,6 +23,8 @@ public sealed class SharcIndexColumn
     public bool IsDescending { get; }
     /// <summary>The collating sequence used to order this key (BINARY, NOCASE, RTRIM or a custom name).</summary>
     public string Collation { get; }
+    /// <summary>True when the key says COLLATE itself; otherwise an expression key sorts by its expression's collation.</summary>
+    internal bool HasExplicitCollation { get; init; }
 }
 
 /// <summary>An index of the database schema.</summary>

@@ -38,6 +38,10 @@ public sealed class SharcTable
     public IReadOnlyList<string> PrimaryKeyCollations { get; init; } = [];
     /// <summary>True per primary key column when declared DESC (parallel to <see cref="PrimaryKey"/>).</summary>
     public IReadOnlyList<bool> PrimaryKeyDescending { get; init; } = [];
+    /// <summary>CHECK constraints (column and table constraints) in declaration order.</summary>
+    public IReadOnlyList<SharcCheck> Checks { get; init; } = [];
+    /// <summary>FOREIGN KEY constraints in declaration order.</summary>
+    public IReadOnlyList<SharcForeignKey> ForeignKeys { get; init; } = [];
     /// <summary>The indexes on this table, including sqlite_autoindex_* indexes.</summary>
     public IReadOnlyList<SharcIndex> Indexes { get; internal set; } = [];
 

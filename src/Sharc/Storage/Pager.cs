@@ -292,6 +292,14 @@ internal sealed class Pager : IPageSource
                 if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
             }
+            else if (_journal is not null)
+            {
+                // Every change was undone by statement rollbacks: nothing to write, but the journal they started must
+                // not stay behind (other connections would take it for a hot journal).
+                _journal.Dispose();
+                _journal = null;
+                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+            }
         }
         catch
         {

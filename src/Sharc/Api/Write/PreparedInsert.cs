@@ -24,10 +24,14 @@ public sealed class PreparedInsert
     {
         _db = db;
         _table = table;
-        if (columns.Length == 0) columns = table.Columns.Select(c => c.Name).ToArray();
+        if (columns.Length == 0) columns = table.Columns.Where(c => c.Generated == SharcGeneratedKind.None).Select(c => c.Name).ToArray();
         _ordinals = new int[columns.Length];
         var writer = db.WriterFor(table.Name);
-        for (int i = 0; i < columns.Length; i++) _ordinals[i] = writer.Ordinal(columns[i]);
+        for (int i = 0; i < columns.Length; i++)
+        {
+            _ordinals[i] = writer.Ordinal(columns[i]);
+            writer.CheckWritable(_ordinals[i], insert: true);
+        }
         _values = new StoredValue[columns.Length];
         _scratch = new byte[]?[columns.Length];
         _row = new StoredValue[table.Columns.Count];
@@ -35,7 +39,7 @@ public sealed class PreparedInsert
         foreach (int o in _ordinals) _given[o] = true;
         foreach (var c in table.Columns)
         {
-            if (_given[c.Ordinal]) continue;
+            if (_given[c.Ordinal] || c.Generated != SharcGeneratedKind.None) continue;
             if (c.HasConstantDefault) _row[c.Ordinal] = writer.DefaultFor(c);
             else _hasVolatileDefault = true;
         }

@@ -12,7 +12,7 @@ namespace Sharc.Write;
 /// SQLite writes them (statement text normalized the same way, sqlite_autoindex_* rows for constraints, the
 /// schema cookie bumped), and b-tree pages of dropped objects go to the freelist.
 /// </summary>
-internal sealed class SchemaWriter
+internal sealed partial class SchemaWriter
 {
     private readonly SharcDatabase _db;
     private BTreeMutator Mutator => _db.Mutator;
@@ -125,7 +125,10 @@ internal sealed class SchemaWriter
         BumpCookie();
     }
 
-    /// <summary>ALTER TABLE … RENAME TO: the table, its indexes, triggers and sqlite_sequence entry follow the new name.</summary>
+    /// <summary>
+    /// ALTER TABLE … RENAME TO: the table, its indexes and triggers, and every reference to it in other tables'
+    /// FOREIGN KEYs, in views and in triggers follow the new name (<see cref="RenameRewriter"/>), as SQLite edits them.
+    /// </summary>
     public void RenameTable(string oldName, string newName)
     {
         var table = _db.Schema.FindTable(oldName) ?? throw new SharcException($"no such table: {oldName}");
@@ -133,29 +136,44 @@ internal sealed class SchemaWriter
         if (_db.Schema.FindTable(newName) is not null || _db.Schema.FindIndex(newName) is not null || _db.Schema.FindView(newName) is not null)
             throw new SharcException($"there is already another table or index with this name: {newName}");
         CheckName(newName);
-        string quoted = "\"" + newName.Replace("\"", "\"\"") + "\"";
-        UpdateSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name), r =>
+        UpdateSchemaRows(r => r.Sql is not null && (SqlNameComparer.Instance.Equals(r.TableName, table.Name) || RenameRewriter.MentionsTable(r.Sql, table.Name)), r =>
         {
-            string? sql = r.Sql;
+            string name = r.Name, owner = r.TableName;
+            bool own = SqlNameComparer.Instance.Equals(r.TableName, table.Name);
+            if (own)
+            {
+                owner = newName;
+                if (r.Type == "table") name = newName;
+            }
+            return r with { Name = name, TableName = owner, Sql = RenameRewriter.RenameTable(r.Sql!, table.Name, newName) };
+        });
+        // Constraint indexes have no SQL; their names carry the table's.
+        UpdateSchemaRows(r => r.Sql is null && r.Type == "index" && SqlNameComparer.Instance.Equals(r.TableName, table.Name), r =>
+        {
             string name = r.Name;
-            if (r.Type == "table") { sql = ReplaceNameAfter(sql!, "TABLE", quoted); name = newName; }
-            else if (sql is not null) sql = ReplaceNameAfter(sql, "ON", quoted);
-            if (r.Type == "index" && r.Sql is null && name.StartsWith("sqlite_autoindex_" + table.Name + "_", StringComparison.OrdinalIgnoreCase))
+            if (name.StartsWith("sqlite_autoindex_" + table.Name + "_", StringComparison.OrdinalIgnoreCase))
                 name = "sqlite_autoindex_" + newName + name[("sqlite_autoindex_" + table.Name).Length..];
-            return r with { Name = name, TableName = newName, Sql = sql };
+            return r with { Name = name, TableName = newName };
         });
         RenameSequenceRow(table.Name, newName);
         BumpCookie();
     }
 
-    /// <summary>ALTER TABLE … RENAME COLUMN: references in the table's definition and its indexes are rewritten.</summary>
+    /// <summary>
+    /// ALTER TABLE … RENAME COLUMN: the column's name changes in its table's definition, its indexes, other tables'
+    /// REFERENCES lists, views that read the table and the table's triggers (<see cref="RenameRewriter"/>).
+    /// </summary>
     public void RenameColumn(string tableName, string oldColumn, string newColumn)
     {
         var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
-        if (table.FindColumn(oldColumn) is null) throw new SharcException($"no such column: \"{oldColumn}\"");
-        if (table.FindColumn(newColumn) is not null) throw new SharcException($"duplicate column name: {newColumn}");
-        UpdateSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name) && r.Sql is not null && r.Type is "table" or "index",
-            r => r with { Sql = ReplaceIdentifier(r.Sql!, oldColumn, newColumn, skipObjectName: true) });
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {table.Name} may not be altered");
+        var column = table.FindColumn(oldColumn) ?? throw new SharcException($"no such column: \"{oldColumn}\"");
+        if (table.FindColumn(newColumn) is not null) throw new SharcException($"error in table {table.Name} after rename: duplicate column name: {newColumn}");
+        UpdateSchemaRows(r => r.Sql is not null, r =>
+        {
+            string sql = RenameRewriter.RenameColumn(r.Sql!, r.Type, r.TableName, table.Name, column.Name, newColumn);
+            return ReferenceEquals(sql, r.Sql) ? r : r with { Sql = sql };
+        });
         BumpCookie();
     }
 
@@ -326,50 +344,6 @@ internal sealed class SchemaWriter
         throw new SharcCorruptException("the table's CREATE statement has no column list");
     }
 
-    private static bool IsPlainIdentifier(string s)
-    {
-        if (s.Length == 0 || !(char.IsAsciiLetter(s[0]) || s[0] == '_')) return false;
-        foreach (char c in s) if (!(char.IsAsciiLetterOrDigit(c) || c == '_')) return false;
-        return !SqlKeywords.IsKeyword(s);
-    }
 
-    /// <summary>Replaces the name token that follows the keyword <paramref name="keyword"/>.</summary>
-    private static string ReplaceNameAfter(string sql, string keyword, string replacement)
-    {
-        var tokens = SqlLexer.Tokenize(sql);
-        for (int i = 0; i + 1 < tokens.Count; i++)
-        {
-            if (!Word(sql, tokens[i], keyword)) continue;
-            int j = i + 1;
-            while (j + 2 < tokens.Count && (Word(sql, tokens[j], "IF") || Word(sql, tokens[j], "NOT") || Word(sql, tokens[j], "EXISTS"))) j++;
-            if (j + 2 < tokens.Count && tokens[j + 1].Kind == SqlTokenKind.Dot) j += 2;
-            var t = tokens[j];
-            return sql[..t.Start] + replacement + sql[t.End..];
-        }
-        return sql;
-    }
 
-    /// <summary>
-    /// Replaces every identifier token naming <paramref name="name"/> (after the object's own name). Like SQLite, a
-    /// bare token stays bare when the new name needs no quotes; otherwise the new name is double-quoted.
-    /// </summary>
-    private static string ReplaceIdentifier(string sql, string name, string newName, bool skipObjectName)
-    {
-        var tokens = SqlLexer.Tokenize(sql);
-        var sb = new StringBuilder(sql.Length + 16);
-        int last = 0;
-        int firstParen = tokens.FindIndex(t => t.Kind == SqlTokenKind.LeftParen);
-        for (int i = 0; i < tokens.Count; i++)
-        {
-            var t = tokens[i];
-            if (skipObjectName && i < firstParen) continue;
-            if (t.Kind is not (SqlTokenKind.Identifier or SqlTokenKind.QuotedIdentifier)) continue;
-            if (!SqlNameComparer.Instance.Equals(SqlText.Dequote(t.Text(sql)), name)) continue;
-            bool bare = t.Kind == SqlTokenKind.Identifier && IsPlainIdentifier(newName);
-            sb.Append(sql, last, t.Start - last).Append(bare ? newName : "\"" + newName.Replace("\"", "\"\"") + "\"");
-            last = t.End;
-        }
-        sb.Append(sql, last, sql.Length - last);
-        return sb.ToString();
-    }
 }

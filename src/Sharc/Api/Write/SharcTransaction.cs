@@ -24,6 +24,8 @@ public sealed class SharcTransaction : IDisposable
     {
         if (_failed) throw new SharcException("the transaction was rolled back because a write inside it failed");
         if (_done) throw new InvalidOperationException("the transaction has already ended");
+        // Pending deferred foreign key violations refuse the commit; the transaction stays open to fix them.
+        if (_db.ForeignKeyState.DeferredViolations > 0) throw Write.ForeignKeys.Failed();
         _done = true;
         _db.CommitTransaction(this);
     }

@@ -16,13 +16,17 @@ internal sealed class IndexPlan
     public required Collation[] Collations { get; init; }
     public required bool[] Descending { get; init; }
     public StoredValue[] Scratch { get; init; } = [];
+    /// <summary>Per record field: the writer's expression computing it (an expression key), or -1 (a column or the rowid).</summary>
+    public int[]? Expressions { get; set; }
+    /// <summary>The writer's expression for a partial index's WHERE, or -1.</summary>
+    public int Where { get; set; } = -1;
 }
 
 /// <summary>
 /// Writes rows of one table: builds records with SQLite's affinity conversions, enforces NOT NULL and UNIQUE /
 /// PRIMARY KEY constraints, picks rowids as SQLite does, maintains every index and sqlite_sequence.
 /// </summary>
-internal sealed class TableWriter
+internal sealed partial class TableWriter
 {
     private readonly SharcDatabase _db;
     private readonly BTreeMutator _mutator;
@@ -49,9 +53,6 @@ internal sealed class TableWriter
         _mutator = mutator;
         _table = table;
         if (table.IsVirtual) throw new SharcException($"{table.Name} is a virtual table: writing it needs its module");
-        foreach (var c in table.Columns)
-            if (c.Generated != SharcGeneratedKind.None)
-                throw new SharcException($"{table.Name} has a generated column ({c.Name}): computing it needs the SQL expression engine, which the write API does not have yet");
         _fieldOf = ReaderPlan.TableFieldMap(table);
         _fieldCount = table.Columns.Count;
         _record = new StoredValue[_fieldCount];
@@ -67,10 +68,9 @@ internal sealed class TableWriter
         foreach (var index in table.Indexes)
         {
             if (index.IsPrimaryKey) continue; // a WITHOUT ROWID table's own b-tree
-            if (index.IsPartial || index.HasExpressions)
-                throw new SharcException($"index {index.Name} is {(index.IsPartial ? "partial" : "on an expression")}: maintaining it needs the SQL expression engine, which the write API does not have yet");
             _indexes.Add(PlanIndex(table, index));
         }
+        PlanComputed();
     }
 
     public SharcTable Table => _table;
@@ -127,32 +127,42 @@ internal sealed class TableWriter
     public long Insert(ReadOnlySpan<StoredValue> row, bool replace, StoredValue explicitRowId)
     {
         row.CopyTo(_record);
-        CheckNotNull();
-        if (_table.IsWithoutRowId) return InsertWithoutRowId(replace);
+        if (!HasComputed) CheckNotNull();
+        if (_table.IsWithoutRowId)
+        {
+            if (HasComputed) PrepareComputedRow(0);
+            InsertWithoutRowId(replace);
+            if (ForeignKeysActive) _db.ForeignKeyState.AfterInsert(_table, RowImage(0), 0, singleRow: !replace);
+            return 0;
+        }
 
         bool cacheValid = _pager.WriteCount == _maxRowIdAtWrite;
         _deletedDuringInsert = false;
         long rowId;
         int alias = _table.RowIdAliasOrdinal;
         var given = alias >= 0 && _record[alias].Type != SharcColumnType.Null ? _record[alias] : explicitRowId;
+        bool rowIdTaken = false;
         if (given.Type != SharcColumnType.Null)
         {
             rowId = RowIdFromValue(given);
-            if (_mutator.TableContains(_table.RootPage, rowId))
-            {
-                if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{(alias >= 0 ? _table.Columns[alias].Name : "rowid")}");
-                DeletePreservingRecord(rowId);
-            }
+            rowIdTaken = _mutator.TableContains(_table.RootPage, rowId);
         }
         else
         {
             rowId = NewRowId();
         }
         if (alias >= 0) _record[alias] = StoredValue.Null; // the rowid alias is stored as NULL; it reads as the rowid
+        // SQLite's order: generated columns, NOT NULL and CHECK come before the rowid and UNIQUE conflicts.
+        if (HasComputed) PrepareComputedRow(rowId);
+        if (rowIdTaken)
+        {
+            if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{(alias >= 0 ? _table.Columns[alias].Name : "rowid")}");
+            DeletePreservingRecord(rowId);
+        }
 
         foreach (var ix in _indexes)
         {
-            if (!ix.Index.IsUnique) continue;
+            if (!ix.Index.IsUnique || !Admits(ix, rowId)) continue;
             long conflict = FindConflict(ix, rowId);
             if (conflict == long.MinValue) continue;
             if (!replace) throw Unique(ix);
@@ -174,6 +184,7 @@ internal sealed class TableWriter
             _maxRowId = Math.Max(knownMax, rowId);
             _maxRowIdAtWrite = _pager.WriteCount;
         }
+        if (ForeignKeysActive) _db.ForeignKeyState.AfterInsert(_table, RowImage(rowId), rowId, singleRow: !replace);
         return rowId;
     }
 
@@ -234,11 +245,12 @@ internal sealed class TableWriter
             if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
             _record.CopyTo(_saved, 0);
             DeleteWithoutRowId(existing);
+            if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
             _saved.CopyTo(_record, 0);
         }
         foreach (var ix in _indexes)
         {
-            if (!ix.Index.IsUnique) continue;
+            if (!ix.Index.IsUnique || !Admits(ix, 0)) continue;
             var found = FindIndexEntry(ix, out _);
             if (found is null) continue;
             if (!replace) throw Unique(ix);
@@ -252,6 +264,7 @@ internal sealed class TableWriter
 
     private SharcConstraintException Unique(IndexPlan ix)
     {
+        if (ix.Expressions is not null) return new SharcConstraintException($"UNIQUE constraint failed: index '{ix.Index.Name}'");
         var names = new List<string>();
         for (int i = 0; i < ix.KeyCount; i++)
             names.Add(_table.Name + "." + (ix.Fields[i] >= 0 ? _table.Columns[ix.Fields[i]].Name : "rowid"));
@@ -270,9 +283,10 @@ internal sealed class TableWriter
     private byte[]? FindIndexEntry(IndexPlan ix, out int keyFields, long rowId = 0)
     {
         keyFields = ix.KeyCount;
+        FillKey(ix, rowId, ix.KeyCount);
         for (int i = 0; i < ix.KeyCount; i++)
-            if (ValueFor(ix.Fields[i], rowId).Type == SharcColumnType.Null) return null;
-        var key = IndexRecord(ix, rowId, ix.KeyCount);
+            if (ix.Scratch[i].Type == SharcColumnType.Null) return null;
+        var key = EncodeKey(ix, ix.KeyCount);
         return _mutator.IndexFindPrefix(ix.Index.RootPage, key, ix.KeyCount, ix.Collations, ix.Descending, Encoding);
     }
 
@@ -281,6 +295,7 @@ internal sealed class TableWriter
 
     private void InsertIndexEntry(IndexPlan ix, long rowId)
     {
+        if (!Admits(ix, rowId)) return;
         var rec = IndexRecord(ix, rowId, ix.Fields.Length);
         if (!_mutator.IndexInsert(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding))
             throw Unique(ix);
@@ -288,7 +303,12 @@ internal sealed class TableWriter
 
     private ReadOnlySpan<byte> IndexRecord(IndexPlan ix, long rowId, int fields)
     {
-        for (int i = 0; i < fields; i++) ix.Scratch[i] = ValueFor(ix.Fields[i], rowId);
+        FillKey(ix, rowId, fields);
+        return EncodeKey(ix, fields);
+    }
+
+    private ReadOnlySpan<byte> EncodeKey(IndexPlan ix, int fields)
+    {
         var values = ix.Scratch.AsSpan(0, fields);
         int size = RecordWriter.Size(values);
         if (_keyBytes.Length < size) _keyBytes = new byte[Math.Max(size, _keyBytes.Length * 2)];
@@ -335,9 +355,20 @@ internal sealed class TableWriter
     /// <summary>Deletes the row with <paramref name="rowId"/> and its index entries; false when there is none.</summary>
     public bool DeleteRow(long rowId)
     {
+        if (!ForeignKeysActive) return DeleteRowCore(rowId);
+        if (!LoadRow(rowId)) return false;
+        var old = RowImage(rowId);
+        DeleteRowCore(rowId);
+        _db.ForeignKeyState.AfterDelete(_table, old, rowId);
+        return true;
+    }
+
+    private bool DeleteRowCore(long rowId)
+    {
         if (!LoadRow(rowId)) return false;
         foreach (var ix in _indexes)
         {
+            if (!Admits(ix, rowId)) continue;
             var rec = IndexRecord(ix, rowId, ix.Fields.Length).ToArray();
             _mutator.IndexDelete(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding);
         }
@@ -361,6 +392,7 @@ internal sealed class TableWriter
         var existing = _mutator.IndexFindPrefix(_table.RootPage, keyRecord, key.Length, _pkCollations, _pkDescending, Encoding);
         if (existing is null) return false;
         DeleteWithoutRowId(existing);
+        if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
         return true;
     }
 
@@ -379,8 +411,10 @@ internal sealed class TableWriter
     private void DeleteWithoutRowId(byte[] tableRecord)
     {
         DecodeStorageRecord(tableRecord);
+        ComputeGenerated(0);
         foreach (var ix in _indexes)
         {
+            if (!Admits(ix, 0)) continue;
             var rec = IndexRecord(ix, 0, ix.Fields.Length).ToArray();
             _mutator.IndexDelete(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding);
         }
@@ -394,7 +428,11 @@ internal sealed class TableWriter
         DecodeIndexEntry(ix, entry);
         var pkRecord = KeyRecord(_table.PrimaryKey);
         var existing = _mutator.IndexFindPrefix(_table.RootPage, pkRecord, _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
-        if (existing is not null) DeleteWithoutRowId(existing);
+        if (existing is not null)
+        {
+            DeleteWithoutRowId(existing);
+            if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
+        }
         saved.CopyTo(_record, 0);
     }
 
@@ -420,9 +458,11 @@ internal sealed class TableWriter
         var existing = _mutator.IndexFindPrefix(_table.RootPage, RecordWriter.ToArray(key), key.Length, _pkCollations, _pkDescending, Encoding);
         if (existing is null) return false;
         DeleteWithoutRowId(existing); // leaves the old row's values in the current record
+        var old = ForeignKeysActive ? RowImage(0) : null;
         for (int i = 0; i < columns.Length; i++) _record[columns[i]] = values[i];
         var row = (StoredValue[])_record.Clone();
-        Insert(row, replace: false);
+        InsertQuietly(row);
+        if (old is not null) AfterUpdate(old, 0, 0, columns);
         return true;
     }
 
@@ -434,25 +474,29 @@ internal sealed class TableWriter
     {
         if (_table.IsWithoutRowId) throw new InvalidOperationException($"{_table.Name} is a WITHOUT ROWID table: update it by primary key");
         if (!LoadRow(rowId)) return false;
+        var old = ForeignKeysActive ? RowImage(rowId) : null;
         var updated = (StoredValue[])_record.Clone();
         int alias = _table.RowIdAliasOrdinal;
         if (alias >= 0) updated[alias] = StoredValue.FromInteger(rowId);
         for (int i = 0; i < columns.Length; i++) updated[columns[i]] = values[i];
-        DeleteRow(rowId);
+        DeleteRowCore(rowId);
         // A constraint failure below leaves the row deleted: the caller's statement savepoint undoes both.
         if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
+        long newRowId = rowId;
         if (alias < 0) InsertAt(rowId, updated); // no rowid alias: the row keeps its rowid
-        else Insert(updated, replace: false);
+        else newRowId = InsertQuietly(updated);
+        if (old is not null) AfterUpdate(old, rowId, newRowId, columns);
         return true;
     }
 
     private void InsertAt(long rowId, StoredValue[] row)
     {
         row.CopyTo(_record, 0);
-        CheckNotNull();
+        if (HasComputed) PrepareComputedRow(rowId);
+        else CheckNotNull();
         foreach (var ix in _indexes)
         {
-            if (!ix.Index.IsUnique) continue;
+            if (!ix.Index.IsUnique || !Admits(ix, rowId)) continue;
             if (FindConflict(ix, rowId) != long.MinValue) throw Unique(ix);
         }
         _mutator.TableInsert(_table.RootPage, rowId, BuildRecord());
@@ -466,11 +510,14 @@ internal sealed class TableWriter
         if (!cursor.SeekRowId(rowId)) return false;
         DecodeStorageRecord(cursor.GetPayload(cursor.PayloadSize).ToArray());
         if (_table.RowIdAliasOrdinal >= 0) _record[_table.RowIdAliasOrdinal] = StoredValue.Null;
+        ComputeGenerated(rowId);
         return true;
     }
 
     /// <summary>Fills the current record from a stored table record (fields missing from old rows take their default).</summary>
-    private void DecodeStorageRecord(byte[] payload)
+    private void DecodeStorageRecord(byte[] payload) => DecodeStorageRecord(payload, _record);
+
+    private void DecodeStorageRecord(byte[] payload, StoredValue[] into)
     {
         var layout = new RecordLayout(_fieldCount + 1);
         layout.Reset(payload.Length, 0);
@@ -479,9 +526,9 @@ internal sealed class TableWriter
         {
             int f = _fieldOf[c];
             if (f >= 0 && layout.TryGetField(f, payload, out long type, out int off, out int size))
-                _record[c] = Decode(type, payload.AsMemory(off, size));
+                into[c] = Decode(type, payload.AsMemory(off, size));
             else
-                _record[c] = StorageAffinity.FromObject(_table.Columns[c].DefaultValue, _table.Columns[c].Affinity, Encoding);
+                into[c] = StorageAffinity.FromObject(_table.Columns[c].DefaultValue, _table.Columns[c].Affinity, Encoding);
         }
     }
 
@@ -536,6 +583,7 @@ internal sealed class TableWriter
 
     public StoredValue DefaultFor(SharcColumn c)
     {
+        if (c.Generated != SharcGeneratedKind.None) return StoredValue.Null; // computed when the row is written
         if (c.HasConstantDefault) return StorageAffinity.FromObject(c.DefaultValue, c.Affinity, Encoding);
         string sql = (c.DefaultSql ?? "").Trim().Trim('(', ')').Trim();
         var now = DateTime.UtcNow;
@@ -564,6 +612,8 @@ internal sealed class TableWriter
         foreach (var (rowId, record) in rows)
         {
             DecodeStorageRecord(record);
+            ComputeGenerated(rowId);
+            if (!Admits(ix, rowId)) continue;
             if (ix.Index.IsUnique && FindIndexEntry(ix, out _, rowId) is not null) throw Unique(ix);
             InsertIndexEntry(ix, rowId);
         }

@@ -8,6 +8,9 @@ internal sealed class CreateTableParser
 {
     private readonly SqlTokenStream _ts;
     private TableDefinition _table = null!;
+    // SQLite's pParse->constraintName: a CONSTRAINT name applies to the constraints that follow it, until the next
+    // column definition or the comma before the next table constraint.
+    private string? _constraintName;
 
     private CreateTableParser(SqlTokenStream ts) => _ts = ts;
 
@@ -53,6 +56,7 @@ internal sealed class CreateTableParser
         bool constraints = false;
         while (true)
         {
+            _constraintName = null;
             ColumnDef();
             if (_ts.TryKind(SqlTokenKind.RightParen)) break;
             _ts.Expect(SqlTokenKind.Comma);
@@ -69,7 +73,11 @@ internal sealed class CreateTableParser
                 TableConstraint();
                 if (_ts.TryKind(SqlTokenKind.RightParen)) break;
                 // Table constraints may be separated by a comma or just by whitespace.
-                if (_ts.TryKind(SqlTokenKind.Comma) && !IsTableConstraintStart()) throw _ts.SyntaxError();
+                if (_ts.TryKind(SqlTokenKind.Comma))
+                {
+                    _constraintName = null;
+                    if (!IsTableConstraintStart()) throw _ts.SyntaxError();
+                }
                 if (!IsTableConstraintStart()) throw _ts.SyntaxError();
             }
         }
@@ -165,7 +173,7 @@ internal sealed class CreateTableParser
             var t = _ts.Peek();
             if (_ts.TryWord("CONSTRAINT"))
             {
-                _ts.ExpectName();
+                _constraintName = _ts.ExpectName();
             }
             else if (_ts.TryWord("DEFAULT"))
             {
@@ -183,7 +191,8 @@ internal sealed class CreateTableParser
             }
             else if (_ts.PeekWord("NOT") || _ts.PeekWord("DEFERRABLE"))
             {
-                DeferClause();
+                bool deferred = DeferClause();
+                _table.DeferLastForeignKey(deferred);
             }
             else if (_ts.TryWord("PRIMARY"))
             {
@@ -200,11 +209,11 @@ internal sealed class CreateTableParser
             }
             else if (_ts.TryWord("CHECK"))
             {
-                Check();
+                Check(_table.Columns[^1].Ordinal);
             }
             else if (_ts.TryWord("REFERENCES"))
             {
-                References();
+                References(null, t);
             }
             else if (_ts.TryWord("COLLATE"))
             {
@@ -247,23 +256,35 @@ internal sealed class CreateTableParser
         }
     }
 
-    private void Check()
+    private void Check(int column)
     {
         var (open, close) = _ts.SkipParenthesized();
         if (close == open + 1) throw _ts.SyntaxError(_ts.At(close));
+        // Unnamed, SQLite names the constraint by its text between the parentheses (trimmed of white space).
+        _table.Checks.Add(new SharcCheck(_constraintName, Inside(open, close)) { ColumnOrdinal = column });
     }
 
-    private void DeferClause()
+    /// <summary>Returns true for DEFERRABLE INITIALLY DEFERRED, the only form that defers a foreign key.</summary>
+    private bool DeferClause()
     {
-        _ts.TryWord("NOT");
+        bool not = _ts.TryWord("NOT");
         _ts.ExpectWord("DEFERRABLE");
-        if (_ts.TryWord("INITIALLY") && !(_ts.TryWord("DEFERRED") || _ts.TryWord("IMMEDIATE"))) throw _ts.SyntaxError();
+        bool deferred = false;
+        if (_ts.TryWord("INITIALLY"))
+        {
+            if (_ts.TryWord("DEFERRED")) deferred = true;
+            else if (!_ts.TryWord("IMMEDIATE")) throw _ts.SyntaxError();
+        }
+        return deferred && !not;
     }
 
-    private void References()
+    /// <summary>"REFERENCES parent [(cols)] [refargs]"; <paramref name="childColumns"/> null for a column constraint.</summary>
+    private void References(List<string>? childColumns, SqlToken at)
     {
-        _ts.ExpectName();
-        if (_ts.Peek().Kind == SqlTokenKind.LeftParen) NameList();
+        string parent = _ts.ExpectName();
+        var parentColumns = _ts.Peek().Kind == SqlTokenKind.LeftParen ? NameList() : [];
+        var onDelete = SharcForeignKeyAction.NoAction;
+        var onUpdate = SharcForeignKeyAction.NoAction;
         while (true)
         {
             if (_ts.TryWord("MATCH"))
@@ -273,38 +294,45 @@ internal sealed class CreateTableParser
             else if (_ts.PeekWord("ON") && !_ts.PeekWord("CONFLICT", 1))
             {
                 _ts.Index++;
-                if (!(_ts.TryWord("DELETE") || _ts.TryWord("UPDATE") || _ts.TryWord("INSERT"))) throw _ts.SyntaxError();
+                int which = _ts.TryWord("DELETE") ? 0 : _ts.TryWord("UPDATE") ? 1 : _ts.TryWord("INSERT") ? 2 : throw _ts.SyntaxError();
+                SharcForeignKeyAction action;
                 if (_ts.TryWord("SET"))
                 {
-                    if (!(_ts.TryWord("NULL") || _ts.TryWord("DEFAULT"))) throw _ts.SyntaxError();
+                    action = _ts.TryWord("NULL") ? SharcForeignKeyAction.SetNull
+                        : _ts.TryWord("DEFAULT") ? SharcForeignKeyAction.SetDefault : throw _ts.SyntaxError();
                 }
                 else if (_ts.TryWord("NO"))
                 {
                     _ts.ExpectWord("ACTION");
+                    action = SharcForeignKeyAction.NoAction;
                 }
-                else if (!(_ts.TryWord("CASCADE") || _ts.TryWord("RESTRICT")))
-                {
-                    throw _ts.SyntaxError();
-                }
+                else if (_ts.TryWord("CASCADE")) action = SharcForeignKeyAction.Cascade;
+                else if (_ts.TryWord("RESTRICT")) action = SharcForeignKeyAction.Restrict;
+                else throw _ts.SyntaxError();
+                if (which == 0) onDelete = action;
+                else if (which == 1) onUpdate = action; // ON INSERT is accepted and ignored, as SQLite does
             }
             else
             {
-                return;
+                break;
             }
         }
+        _table.AddForeignKey(childColumns, parent, parentColumns, onDelete, onUpdate, at);
     }
 
     /// <summary>A parenthesized list of column names, each optionally with COLLATE and ASC/DESC (accepted, ignored).</summary>
-    private void NameList()
+    private List<string> NameList()
     {
+        var names = new List<string>();
         _ts.Expect(SqlTokenKind.LeftParen);
         do
         {
-            _ts.ExpectName();
+            names.Add(_ts.ExpectName());
             if (_ts.TryWord("COLLATE")) CollationName();
             SortOrder();
         } while (_ts.TryKind(SqlTokenKind.Comma));
         _ts.Expect(SqlTokenKind.RightParen);
+        return names;
     }
 
     private void Default(SqlToken at)
@@ -421,7 +449,7 @@ internal sealed class CreateTableParser
         var t = _ts.Peek();
         if (_ts.TryWord("CONSTRAINT"))
         {
-            _ts.ExpectName();
+            _constraintName = _ts.ExpectName();
         }
         else if (_ts.TryWord("PRIMARY"))
         {
@@ -438,16 +466,16 @@ internal sealed class CreateTableParser
         }
         else if (_ts.TryWord("CHECK"))
         {
-            Check();
+            Check(-1);
             OnConflict();
         }
         else if (_ts.TryWord("FOREIGN"))
         {
             _ts.ExpectWord("KEY");
-            NameList();
+            var children = NameList();
             _ts.ExpectWord("REFERENCES");
-            References();
-            if (_ts.PeekWord("DEFERRABLE") || (_ts.PeekWord("NOT") && _ts.PeekWord("DEFERRABLE", 1))) DeferClause();
+            References(children, t);
+            if (_ts.PeekWord("DEFERRABLE") || (_ts.PeekWord("NOT") && _ts.PeekWord("DEFERRABLE", 1))) _table.DeferLastForeignKey(DeferClause());
         }
         else
         {

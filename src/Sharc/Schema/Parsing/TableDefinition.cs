@@ -70,6 +70,51 @@ internal sealed class TableDefinition
     /// <summary>The primary key columns in key order (empty when there is none).</summary>
     public List<KeyColumn> PrimaryKey { get; } = new();
 
+    /// <summary>CHECK constraints in declaration order.</summary>
+    public List<SharcCheck> Checks { get; } = new();
+    /// <summary>FOREIGN KEY constraints in declaration order.</summary>
+    public List<SharcForeignKey> ForeignKeys { get; } = new();
+
+    /// <summary>REFERENCES: on the last column (<paramref name="childColumns"/> null) or as a table constraint.</summary>
+    public void AddForeignKey(List<string>? childColumns, string parent, List<string> parentColumns,
+        SharcForeignKeyAction onDelete, SharcForeignKeyAction onUpdate, SqlToken at)
+    {
+        var ordinals = new List<int>();
+        if (childColumns is null)
+        {
+            if (parentColumns.Count > 1)
+                throw _ts.Error($"foreign key on {Last.Name} should reference only one column of table {parent}", at);
+            ordinals.Add(Last.Ordinal);
+        }
+        else
+        {
+            if (parentColumns.Count > 0 && parentColumns.Count != childColumns.Count)
+                throw _ts.Error("number of columns in foreign key does not match the number of columns in the referenced table", at);
+            foreach (var name in childColumns)
+                ordinals.Add((FindColumn(name) ?? throw _ts.Error($"unknown column \"{name}\" in foreign key definition", at)).Ordinal);
+        }
+        ForeignKeys.Add(new SharcForeignKey(ordinals, parent, parentColumns)
+        {
+            OnDelete = onDelete,
+            OnUpdate = onUpdate,
+            IsColumnConstraint = childColumns is null,
+        });
+    }
+
+    /// <summary>A DEFERRABLE clause applies to the foreign key just declared (SQLite's sqlite3DeferForeignKey).</summary>
+    public void DeferLastForeignKey(bool deferred)
+    {
+        if (ForeignKeys.Count == 0) return;
+        var fk = ForeignKeys[^1];
+        ForeignKeys[^1] = new SharcForeignKey(fk.Columns, fk.ParentTable, fk.ParentColumns)
+        {
+            OnDelete = fk.OnDelete,
+            OnUpdate = fk.OnUpdate,
+            IsDeferred = deferred,
+            IsColumnConstraint = fk.IsColumnConstraint,
+        };
+    }
+
     public ColumnDefinition? FindColumn(string name) => _columnIndex.TryGetValue(name, out int i) ? Columns[i] : null;
 
     public void AddColumn(string name, string declaredType, bool hasType, string? standardType, SqlToken at)
@@ -315,6 +360,8 @@ internal sealed class TableDefinition
             PrimaryKey = pkOrdinals,
             PrimaryKeyCollations = pkCollations,
             PrimaryKeyDescending = pkDescending,
+            Checks = [.. Checks],
+            ForeignKeys = [.. ForeignKeys],
         };
     }
 
