@@ -4,16 +4,20 @@ namespace Sharc.Storage.Locking;
 internal static class LockWaiter
 {
     public static void Acquire(FileLock fileLock, LockLevel level, TimeSpan timeout, string what)
+        => Acquire(() => fileLock.TryLock(level), timeout, $"{what}; waited for a {level} lock");
+
+    /// <summary>Retries <paramref name="tryLock"/> with backoff until it succeeds or the timeout passes.</summary>
+    public static void Acquire(Func<bool> tryLock, TimeSpan timeout, string what)
     {
-        if (fileLock.TryLock(level)) return;
+        if (tryLock()) return;
         var deadline = DateTime.UtcNow + timeout;
         int sleep = 1;
         while (DateTime.UtcNow < deadline)
         {
             Thread.Sleep(sleep);
             sleep = Math.Min(sleep * 2, 50);
-            if (fileLock.TryLock(level)) return;
+            if (tryLock()) return;
         }
-        throw new SharcBusyException($"database is locked: another connection holds the file ({what}; waited for a {level} lock)");
+        throw new SharcBusyException($"database is locked: another connection holds the file ({what})");
     }
 }

@@ -1,0 +1,189 @@
+using Sharc.Tests.Api;
+using Sharc.Tests.Infrastructure;
+
+namespace Sharc.Tests.Write;
+
+/// <summary>
+/// Writing WAL-mode databases: commits are appended to the -wal file in SQLite's format, and SQLite (which rebuilds
+/// its wal-index from that file) sees exactly what Sharc committed, with and without a checkpoint.
+/// </summary>
+public class WalWriteTests
+{
+    private static SharcDatabase CreateWal(string path, int pageSize = 4096, int autoCheckpoint = 1000)
+        => SharcDatabase.Create(path, new SharcCreateOptions
+        {
+            PageSize = pageSize,
+            JournalMode = SharcJournalMode.Wal,
+            Open = new SharcOpenOptions { Writable = true, WalAutoCheckpoint = autoCheckpoint },
+        });
+
+    private static void Fill(SharcDatabase db, int from, int count)
+    {
+        using var tx = db.BeginTransaction();
+        for (int i = from; i < from + count; i++) db.Insert("t", (long)i, "row " + i + new string('x', i % 97));
+        tx.Commit();
+    }
+
+    private static List<object?[]> Rows(string path) => Oracle.Rows(path, "SELECT a, b FROM t ORDER BY a");
+
+    [Fact]
+    public void CommitsGoToTheWalAndSqliteReadsThemWithoutACheckpoint()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("w.db");
+        using (var db = CreateWal(path))
+        {
+            db.JournalMode.Should().Be(SharcJournalMode.Wal);
+            db.CreateTable("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+            db.CreateIndex("CREATE INDEX t_b ON t(b)");
+            Fill(db, 1, 300);
+            Fill(db, 301, 50);
+        }
+        new FileInfo(path + "-wal").Length.Should().BeGreaterThan(32, "the commits live in the log");
+        var wal = File.ReadAllBytes(path + "-wal");
+        ((wal.Length - 32) % (24 + 4096)).Should().Be(0);
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Rows(path).Should().HaveCount(350);
+        Oracle.Rows(path, "PRAGMA journal_mode")[0][0].Should().Be("wal");
+        using var ro = SharcDatabase.Open(path);
+        OracleComparison.CompareAll(path, ro).Should().Be(2);
+    }
+
+    [Fact]
+    public void CheckpointCopiesTheLogIntoTheFileAndEmptiesIt()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("w.db");
+        using (var db = CreateWal(path))
+        {
+            db.CreateTable("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+            Fill(db, 1, 500);
+            db.Checkpoint().Should().BeGreaterThan(10);
+            new FileInfo(path + "-wal").Length.Should().Be(0);
+            Fill(db, 501, 10);
+            db.Delete("t", 3);
+        }
+        // The database file alone (log ignored) holds the checkpointed state.
+        using (var fileOnly = SharcDatabase.Open(path, new SharcOpenOptions { ReadWal = false }))
+            SharcRows.All(fileOnly, "t").Should().HaveCount(500);
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Rows(path).Should().HaveCount(509);
+    }
+
+    [Fact]
+    public void AutomaticCheckpointKeepsTheLogShort()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("w.db");
+        using (var db = CreateWal(path, pageSize: 1024, autoCheckpoint: 50))
+        {
+            db.CreateTable("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+            for (int i = 0; i < 40; i++) Fill(db, i * 20 + 1, 20);
+            long max = (50 + 40) * (24 + 1024) + 32;
+            new FileInfo(path + "-wal").Length.Should().BeLessThan(max);
+        }
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Rows(path).Should().HaveCount(800);
+    }
+
+    [Fact]
+    public void SharcReadsSqlitesUncheckpointedCommitsThenWritesMore()
+    {
+        using var dir = new TempDir();
+        string live = dir.File("live.db"), path = dir.File("copy.db");
+        using (var c = Oracle.Open(live))
+        {
+            Oracle.Exec(c, "PRAGMA journal_mode=WAL");
+            Oracle.Exec(c, "PRAGMA wal_autocheckpoint=0");
+            Oracle.Exec(c, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+            Oracle.Exec(c, "CREATE INDEX t_b ON t(b)");
+            for (int i = 1; i <= 200; i++) Oracle.Exec(c, "INSERT INTO t VALUES($a, $b)", ("$a", i), ("$b", "sqlite " + i));
+            File.Copy(live, path);
+            File.Copy(live + "-wal", path + "-wal");
+        }
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+        {
+            SharcRows.All(db, "t").Should().HaveCount(200);
+            Fill(db, 201, 100);
+            db.Update("t", 5, ["b"], ["changed by sharc"]);
+            SharcRows.All(db, "t").Should().HaveCount(300);
+        }
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        var rows = Rows(path);
+        rows.Should().HaveCount(300);
+        rows[4][1].Should().Be("changed by sharc");
+        // SQLite goes on writing after Sharc, then Sharc after SQLite.
+        Oracle.Exec(path, "INSERT INTO t VALUES(1000, 'sqlite again')");
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+        {
+            SharcRows.All(db, "t").Should().HaveCount(301);
+            db.Insert("t", 1001L, "sharc again");
+        }
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Rows(path).Should().HaveCount(302);
+    }
+
+    [Fact]
+    public void ReadersOfTheWritingDatabaseSeeEachCommitAndNoHalfTransaction()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("w.db");
+        using var db = CreateWal(path);
+        db.CreateTable("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+        Fill(db, 1, 10);
+        db.Query("SELECT count(*) FROM t").Should().NotBeNull();
+        CountRows(db).Should().Be(10);
+        using (var tx = db.BeginTransaction())
+        {
+            for (int i = 11; i <= 20; i++) db.Insert("t", (long)i, "x");
+            tx.Commit();
+        }
+        CountRows(db).Should().Be(20);
+        using (db.BeginTransaction())
+        {
+            for (int i = 21; i <= 30; i++) db.Insert("t", (long)i, "y");
+            // rolled back on dispose
+        }
+        CountRows(db).Should().Be(20);
+        db.Checkpoint();
+        CountRows(db).Should().Be(20);
+    }
+
+    private static int CountRows(SharcDatabase db)
+    {
+        using var r = db.CreateReader("t");
+        int n = 0;
+        while (r.Read()) n++;
+        return n;
+    }
+
+    [Fact]
+    public void JournalModeCanBeSwitchedToWalAndBack()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("m.db");
+        using (var db = SharcDatabase.Create(path))
+        {
+            db.CreateTable("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+            Fill(db, 1, 20);
+            db.SetJournalMode(SharcJournalMode.Wal);
+            db.JournalMode.Should().Be(SharcJournalMode.Wal);
+            Fill(db, 21, 20);
+            File.Exists(path + "-wal").Should().BeTrue();
+        }
+        Oracle.Rows(path, "PRAGMA journal_mode")[0][0].Should().Be("wal");
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Rows(path).Should().HaveCount(40);
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+        {
+            Fill(db, 41, 20);
+            db.SetJournalMode(SharcJournalMode.Delete);
+            db.JournalMode.Should().Be(SharcJournalMode.Delete);
+            File.Exists(path + "-wal").Should().BeFalse();
+            Fill(db, 61, 20);
+        }
+        Oracle.Rows(path, "PRAGMA journal_mode")[0][0].Should().Be("delete");
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Rows(path).Should().HaveCount(80);
+    }
+}
