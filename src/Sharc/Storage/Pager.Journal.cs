@@ -52,11 +52,7 @@ internal sealed partial class Pager
             if (_dirty.Count > 0 || _fileWritten)
             {
                 // Page 1 always changes on commit (change counter), so it is journaled before anything else is written.
-                var p1 = Write(1);
-                uint counter = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(24)) + 1;
-                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(24), counter);
-                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
-                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
+                StampPage1();
 
                 _journal?.Seal();
                 Acquire(LockLevel.Exclusive);

@@ -138,13 +138,7 @@ internal sealed partial class Pager
                 // Like SQLite, page 1 changes only when it must: its header's size is stale, or it changed anyway (a
                 // commit needs at least one frame, so a transaction whose pages were all spilled rewrites page 1).
                 if (_dirty.Count == 0 || PageCount != _pageCountAtStart || _dirty.ContainsKey(1))
-                {
-                    var p1 = Write(1);
-                    uint counter = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(24)) + 1;
-                    BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(24), counter);
-                    BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
-                    BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
-                }
+                    StampPage1();
                 var pages = _dirty.Keys.Where(p => p <= PageCount).OrderBy(p => p).ToArray();
                 for (int i = 0; i < pages.Length; i++)
                     wal.Append(pages[i], _dirty[pages[i]], i == pages.Length - 1 ? PageCount : 0);

@@ -229,6 +229,16 @@ internal sealed partial class Pager : IPageSource
         else if (_wal is null) _lock.UnlockTo(LockLevel.Shared);
     }
 
+    /// <summary>A committing page 1: change counter bumped, size recorded, and the size marked valid for this counter.</summary>
+    private void StampPage1()
+    {
+        var p1 = Write(1);
+        uint counter = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(24)) + 1;
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(24), counter);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
+    }
+
     private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : new byte[PageSize];
 
     private void Acquire(LockLevel level) => LockWaiter.Acquire(_lock, level, _busyTimeout, _path);

@@ -10,20 +10,29 @@ namespace Sharc.Tests.Write;
 /// </summary>
 public class CrashTests
 {
-    private static List<object?[]> Content(string path) => Oracle.Rows(path, "SELECT id, a, b FROM t ORDER BY id");
+    internal static List<object?[]> Content(string path) => Oracle.Rows(path, "SELECT id, a, b FROM t ORDER BY id");
 
-    private static void Seed(string path)
+    /// <summary>The database every crash test starts from; in WAL mode its commit stays in the log unless checkpointed.</summary>
+    internal static void Seed(string path, SharcJournalMode mode = SharcJournalMode.Delete, bool checkpoint = false)
     {
-        using var db = SharcDatabase.Create(path, new SharcCreateOptions { PageSize = 1024 });
+        using var db = SharcDatabase.Create(path, new SharcCreateOptions
+        {
+            PageSize = 1024,
+            JournalMode = mode,
+            Open = new SharcOpenOptions { Writable = true, WalAutoCheckpoint = 0 },
+        });
         db.CreateTable("CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT)");
         db.CreateIndex("CREATE INDEX t_b ON t(b)");
-        using var tx = db.BeginTransaction();
-        for (int i = 1; i <= 300; i++) db.Insert("t", null, (long)i, "before " + i + new string('.', i % 40));
-        tx.Commit();
+        using (var tx = db.BeginTransaction())
+        {
+            for (int i = 1; i <= 300; i++) db.Insert("t", null, (long)i, "before " + i + new string('.', i % 40));
+            tx.Commit();
+        }
+        if (checkpoint) db.Checkpoint();
     }
 
     /// <summary>The transaction under test: it grows the file, moves index entries and frees pages.</summary>
-    private static void Work(SharcDatabase db)
+    internal static void Work(SharcDatabase db)
     {
         using var tx = db.BeginTransaction();
         for (int i = 1; i <= 300; i += 3) db.Delete("t", i);

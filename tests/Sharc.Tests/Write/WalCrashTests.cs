@@ -9,36 +9,14 @@ namespace Sharc.Tests.Write;
 /// </summary>
 public class WalCrashTests
 {
-    private static List<object?[]> Content(string path) => Oracle.Rows(path, "SELECT id, a, b FROM t ORDER BY id");
+    private static List<object?[]> Content(string path) => CrashTests.Content(path);
     private static List<object?[]> SharcContent(SharcDatabase db) => SharcRows.All(db, "t");
 
     private static void Seed(string path, SharcJournalMode mode, bool leaveFramesInWal)
-    {
-        using var db = SharcDatabase.Create(path, new SharcCreateOptions
-        {
-            PageSize = 1024,
-            JournalMode = mode,
-            Open = new SharcOpenOptions { Writable = true, WalAutoCheckpoint = 0 },
-        });
-        db.CreateTable("CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT)");
-        db.CreateIndex("CREATE INDEX t_b ON t(b)");
-        using (var tx = db.BeginTransaction())
-        {
-            for (int i = 1; i <= 300; i++) db.Insert("t", null, (long)i, "before " + i + new string('.', i % 40));
-            tx.Commit();
-        }
-        if (!leaveFramesInWal) db.Checkpoint();
-    }
+        => CrashTests.Seed(path, mode, checkpoint: !leaveFramesInWal);
 
-    /// <summary>Grows the file, moves index entries and frees pages, in many statements (so a spill can happen between them).</summary>
-    private static void Work(SharcDatabase db)
-    {
-        using var tx = db.BeginTransaction();
-        for (int i = 1; i <= 300; i += 3) db.Delete("t", i);
-        for (int i = 0; i < 200; i++) db.Insert("t", null, (long)(1000 + i), "after " + i + new string('#', 60));
-        db.Update("t", 2, ["b"], ["updated"]);
-        tx.Commit();
-    }
+    /// <summary>The rollback-journal crash tests' transaction: many statements, so a spill can happen between them.</summary>
+    private static void Work(SharcDatabase db) => CrashTests.Work(db);
 
     public static IEnumerable<object[]> Modes() => [[false], [true]];
 

@@ -24,6 +24,23 @@ public class WalWriteTests
         tx.Commit();
     }
 
+    /// <summary>
+    /// SQLite writes <paramref name="rows"/> rows in WAL mode (no checkpoint) and the files are copied while its
+    /// connection is still open, so the copy keeps the commits in its log (and, if asked, SQLite's -shm).
+    /// </summary>
+    private static void SqliteWalCopy(TempDir dir, string path, int rows, params string[] sides)
+    {
+        string live = dir.File("live.db");
+        using var c = Oracle.Open(live);
+        Oracle.Exec(c, "PRAGMA journal_mode=WAL");
+        Oracle.Exec(c, "PRAGMA wal_autocheckpoint=0");
+        Oracle.Exec(c, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+        Oracle.Exec(c, "CREATE INDEX t_b ON t(b)");
+        for (int i = 1; i <= rows; i++) Oracle.Exec(c, "INSERT INTO t VALUES($a, $b)", ("$a", i), ("$b", "sqlite " + i));
+        File.Copy(live, path);
+        foreach (var side in sides) File.Copy(live + side, path + side);
+    }
+
     private static List<object?[]> Rows(string path) => Oracle.Rows(path, "SELECT a, b FROM t ORDER BY a");
 
     [Fact]
@@ -90,17 +107,8 @@ public class WalWriteTests
     public void SharcReadsSqlitesUncheckpointedCommitsThenWritesMore()
     {
         using var dir = new TempDir();
-        string live = dir.File("live.db"), path = dir.File("copy.db");
-        using (var c = Oracle.Open(live))
-        {
-            Oracle.Exec(c, "PRAGMA journal_mode=WAL");
-            Oracle.Exec(c, "PRAGMA wal_autocheckpoint=0");
-            Oracle.Exec(c, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
-            Oracle.Exec(c, "CREATE INDEX t_b ON t(b)");
-            for (int i = 1; i <= 200; i++) Oracle.Exec(c, "INSERT INTO t VALUES($a, $b)", ("$a", i), ("$b", "sqlite " + i));
-            File.Copy(live, path);
-            File.Copy(live + "-wal", path + "-wal");
-        }
+        string path = dir.File("copy.db");
+        SqliteWalCopy(dir, path, 200, "-wal");
         using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
         {
             SharcRows.All(db, "t").Should().HaveCount(200);
@@ -129,15 +137,8 @@ public class WalWriteTests
         // A -shm whose wal-index describes the log as SQLite left it: Sharc's later frames are not in that index, and
         // SQLite must not trust it. Being the first to open the -shm (no DMS lock held), it rebuilds it from the log.
         using var dir = new TempDir();
-        string live = dir.File("live.db"), path = dir.File("copy.db");
-        using (var c = Oracle.Open(live))
-        {
-            Oracle.Exec(c, "PRAGMA journal_mode=WAL");
-            Oracle.Exec(c, "PRAGMA wal_autocheckpoint=0");
-            Oracle.Exec(c, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
-            for (int i = 1; i <= 50; i++) Oracle.Exec(c, "INSERT INTO t VALUES($a, 'sqlite')", ("$a", i));
-            foreach (var side in new[] { "", "-wal", "-shm" }) File.Copy(live + side, path + side);
-        }
+        string path = dir.File("copy.db");
+        SqliteWalCopy(dir, path, 50, "-wal", "-shm");
         new FileInfo(path + "-shm").Length.Should().BeGreaterThan(0);
         var shmBefore = File.ReadAllBytes(path + "-shm");
         using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
@@ -150,6 +151,7 @@ public class WalWriteTests
         var rows = Rows(path);
         rows.Should().HaveCount(150);
         rows[0][1].Should().Be("sharc");
+        rows[1][1].Should().Be("sqlite 2");
         // A writer after the rebuild appends after Sharc's frames rather than over them.
         Oracle.Exec(path, "INSERT INTO t VALUES(1000, 'sqlite after')");
         Rows(path).Should().HaveCount(151);
