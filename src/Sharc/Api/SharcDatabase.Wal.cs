@@ -44,7 +44,7 @@ public sealed partial class SharcDatabase
         else
         {
             pager.LeaveWal();
-            RunWrite(0, static (db, _) => { SetFormatVersions(db, 1); return 0; });
+            ReloadSchema();
         }
     }
 
@@ -54,4 +54,5 @@ public sealed partial class SharcDatabase
         p1[18] = version;
         p1[19] = version;
     }
+
 }

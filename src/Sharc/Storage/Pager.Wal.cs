@@ -36,29 +36,41 @@ internal sealed partial class Pager
     }
 
     /// <summary>
-    /// Leaves WAL mode: as the log's sole user, checkpoints it and deletes the -wal and -shm files, keeping EXCLUSIVE
-    /// on the database so the caller's next transaction (which rewrites the header) follows without a gap.
+    /// Leaves WAL mode, as the log's sole user throughout: the log is checkpointed, the header's file format versions
+    /// are set to 1 in the file (one write within its first sector) and synced, and the -wal and -shm files deleted.
+    /// A crash before the header reaches the file leaves a WAL database with an empty log; after, a rollback one.
     /// </summary>
     public void LeaveWal()
     {
         if (_wal is null) return;
         lock (_gate)
         {
-            if (_sessions > 0) throw new InvalidOperationException("close the database's readers before changing the journal mode");
+            if (_sessions > 0 || InTransaction) throw new InvalidOperationException("close the database's readers before changing the journal mode");
             BeginWalSession();
             try
             {
                 _wal.Checkpoint(_file);
+                Span<byte> header = stackalloc byte[100];
+                _file.Read(header, 0);
+                header[18] = header[19] = 1;
+                uint counter = BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
+                bool sizeValid = BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == counter;
+                BinaryPrimitives.WriteUInt32BigEndian(header[24..], counter + 1);
+                // The header's page count stays trusted only if it was (databases from old writers may not keep it).
+                if (sizeValid) BinaryPrimitives.WriteUInt32BigEndian(header[92..], counter + 1);
+                _file.Write(header, 0);
+                _file.Sync();
                 _wal.Dispose();
                 _wal = null;
+                _shm!.Unlock();
                 DeleteWalFiles();
-                _shm!.Dispose();
-                _shm = null;
+                _cache.InvalidateAll();
+                DataVersion++;
             }
-            catch
+            finally
             {
                 ReleaseLocks();
-                throw;
+                if (_wal is null) _shm = null;
             }
         }
     }
@@ -84,11 +96,20 @@ internal sealed partial class Pager
         }
     }
 
+    private bool _dbOfdHeld;
+
+    /// <summary>
+    /// EXCLUSIVE on the database file, then the -shm's DMS byte. On Linux the database lock is an open-file-description
+    /// lock over SQLite's whole lock range (PENDING, RESERVED and SHARED bytes): other processes see it as SQLite's
+    /// EXCLUSIVE, and unlike a classic lock it also conflicts with SQLite connections in this process.
+    /// </summary>
     private void AcquireSoleLock()
     {
+        var handle = _file.Handle;
+        bool ofd = OfdLock.IsSupported && handle is not null;
         try
         {
-            LockWaiter.Acquire(() => _lock.TryLock(LockLevel.Exclusive) && _shm!.TryLock(), _busyTimeout,
+            LockWaiter.Acquire(() => (ofd ? TryLockDbOfd(handle!) : _lock.TryLock(LockLevel.Exclusive)) && _shm!.TryLock(), _busyTimeout,
                 $"{_path} is in WAL mode, which Sharc uses only while no other connection has it open");
         }
         catch
@@ -98,9 +119,17 @@ internal sealed partial class Pager
         }
     }
 
+    private bool TryLockDbOfd(Microsoft.Win32.SafeHandles.SafeFileHandle handle)
+        => _dbOfdHeld || (_dbOfdHeld = OfdLock.TryLockExclusive(handle, FileLock.PendingByte, 2 + FileLock.SharedSize));
+
     private void ReleaseLocks()
     {
         _shm?.Unlock();
+        if (_dbOfdHeld)
+        {
+            OfdLock.Unlock(_file.Handle!, FileLock.PendingByte, 2 + FileLock.SharedSize);
+            _dbOfdHeld = false;
+        }
         _lock.UnlockTo(LockLevel.None);
     }
 

@@ -86,4 +86,35 @@ public class WalConcurrencyTests
         }
         Oracle.IntegrityCheck(path).Should().Be("ok");
     }
+
+    [Fact]
+    public void ASqliteConnectionInThisProcessAlsoMakesSharcFailBusy()
+    {
+        if (!OperatingSystem.IsLinux()) return; // open-file-description locks are Linux's; elsewhere one process must not mix them
+        using var dir = new TempDir();
+        string path = dir.File("inproc.db");
+        CreateWalDb(path);
+        using (var c = Oracle.Open(path))
+        {
+            Oracle.Scalar(c, "SELECT count(*) FROM t").Should().Be(1L);
+            using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromMilliseconds(200) });
+            var write = () => db.Insert("t", 2L, "refused");
+            write.Should().Throw<SharcBusyException>();
+            Oracle.Exec(c, "INSERT INTO t VALUES(3, 'sqlite')");
+        }
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+        {
+            db.Insert("t", 4L, "sharc");
+            // While Sharc holds the log, a SQLite connection of this process cannot get in either.
+            using var tx = db.BeginTransaction();
+            db.Insert("t", 5L, "pending");
+            using var c = Oracle.Open(path);
+            Oracle.Exec(c, "PRAGMA busy_timeout=100");
+            var read = () => Oracle.Scalar(c, "SELECT count(*) FROM t");
+            read.Should().Throw<Microsoft.Data.Sqlite.SqliteException>();
+            tx.Commit();
+        }
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+        Oracle.Rows(path, "SELECT a FROM t ORDER BY a").Select(r => r[0]).Should().Equal(1L, 3L, 4L, 5L);
+    }
 }

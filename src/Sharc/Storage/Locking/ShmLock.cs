@@ -8,9 +8,14 @@ namespace Sharc.Storage.Locking;
 /// at 120..127) for as long as a connection has the -shm open, and the first connection to open it (finding no lock
 /// on that byte) truncates it and rebuilds the index from the -wal file. An exclusive lock on that byte therefore
 /// proves that no connection holds a wal-index Sharc's writes would make stale, and makes the next one rebuild it.
-/// Together with EXCLUSIVE on the database file (which also keeps out locking_mode=EXCLUSIVE connections, whose
-/// wal-index lives in their heap), Sharc is the log's sole user while it holds this lock.
+/// It is taken after EXCLUSIVE on the database file (which every SQLite connection with the -shm open holds SHARED
+/// on, and which also keeps out locking_mode=EXCLUSIVE connections, whose wal-index lives in their heap).
 /// </summary>
+/// <remarks>
+/// The -shm is opened for each lock and closed at unlock, both while the database lock is held: closing a file drops
+/// every classic POSIX lock this process holds on it, so Sharc must never close a -shm that a SQLite connection of
+/// this process might have open — and under the database lock none can.
+/// </remarks>
 internal sealed class ShmLock : IDisposable
 {
     public const long DmsByte = 128;
@@ -30,30 +35,30 @@ internal sealed class ShmLock : IDisposable
     public bool TryLock()
     {
         if (IsHeld) return true;
-        // Opened afresh for each attempt (SQLite deletes the -shm when its last connection closes, and a lock on a
-        // deleted file would guard nothing); created when missing, as SQLite would, so the lock has a file to live on.
-        _shm?.Dispose();
+        // Created when missing, as SQLite would, so the lock has a file to live on.
         _shm = _fs.Open(_path, create: true);
-        if (_shm.Handle is null || OperatingSystem.IsWindows())
-        {
-            IsHeld = true;
-            return true;
-        }
-        IsHeld = FileLock.TryLockRange(_shm.Handle, DmsByte, 1);
+        if (_shm.Handle is null || OperatingSystem.IsWindows()) IsHeld = true;
+        else IsHeld = OfdLock.IsSupported ? OfdLock.TryLockExclusive(_shm.Handle, DmsByte, 1) : FileLock.TryLockRange(_shm.Handle, DmsByte, 1);
+        if (!IsHeld) Close();
         return IsHeld;
     }
 
     public void Unlock()
     {
-        if (!IsHeld) return;
-        if (_shm?.Handle is not null && !OperatingSystem.IsWindows()) FileLock.UnlockRange(_shm.Handle, DmsByte, 1);
+        if (IsHeld && _shm?.Handle is not null && !OperatingSystem.IsWindows())
+        {
+            if (OfdLock.IsSupported) OfdLock.Unlock(_shm.Handle, DmsByte, 1);
+            else FileLock.UnlockRange(_shm.Handle, DmsByte, 1);
+        }
         IsHeld = false;
+        Close();
     }
 
-    public void Dispose()
+    private void Close()
     {
-        Unlock();
         _shm?.Dispose();
         _shm = null;
     }
+
+    public void Dispose() => Unlock();
 }
