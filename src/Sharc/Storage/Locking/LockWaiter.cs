@@ -4,6 +4,14 @@ namespace Sharc.Storage.Locking;
 internal static class LockWaiter
 {
     public static void Acquire(FileLock fileLock, LockLevel level, TimeSpan timeout, string what)
+    {
+        // The uncontended path allocates nothing (readers take SHARED per scan on the zero-allocation hot path).
+        if (fileLock.TryLock(level)) return;
+        Wait(fileLock, level, timeout, what);
+    }
+
+    // Separate so the closure (allocated on entry to the method that captures) stays off the uncontended path.
+    private static void Wait(FileLock fileLock, LockLevel level, TimeSpan timeout, string what)
         => Acquire(() => fileLock.TryLock(level), timeout, $"{what}; waited for a {level} lock");
 
     /// <summary>Retries <paramref name="tryLock"/> with backoff until it succeeds or the timeout passes.</summary>
