@@ -88,6 +88,32 @@ public class WalWriteTests
     }
 
     [Fact]
+    public void ALogStartedAfterACheckpointHasTheNextSequenceAndNewSalts()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("w.db");
+        using var db = CreateWal(path);
+        db.CreateTable("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
+        var first = File.ReadAllBytes(path + "-wal");
+        db.Checkpoint();
+        Fill(db, 1, 5);
+        var second = File.ReadAllBytes(path + "-wal");
+        static uint U32(byte[] b, int at) => System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(b.AsSpan(at));
+        U32(second, 0).Should().Be(BitConverter.IsLittleEndian ? 0x377f0682u : 0x377f0683u, "checksums in the machine's byte order, as SQLite");
+        U32(second, 4).Should().Be(3007000u);
+        U32(second, 8).Should().Be(4096u);
+        U32(second, 12).Should().Be(U32(first, 12) + 1, "the checkpoint sequence moves on");
+        U32(second, 16).Should().Be(U32(first, 16) + 1, "salt-1 moves on");
+        U32(second, 20).Should().NotBe(U32(first, 20), "salt-2 is new");
+        // The last frame is the commit frame and carries the database size.
+        int frame = 24 + 4096;
+        int last = 32 + ((second.Length - 32) / frame - 1) * frame;
+        U32(second, last + 4).Should().Be(db.PageCount);
+        U32(second, last + 8).Should().Be(U32(second, 16));
+        Oracle.Rows(path, "SELECT count(*) FROM t")[0][0].Should().Be(5L);
+    }
+
+    [Fact]
     public void AutomaticCheckpointKeepsTheLogShort()
     {
         using var dir = new TempDir();
