@@ -46,6 +46,8 @@ public sealed partial class SharcDatabase
 
         var page1 = new byte[pageSize];
         WriteNewHeader(page1, pageSize, options.TextEncoding);
+        // File format versions 2/2 mark WAL mode; the -wal file itself appears with the first commit.
+        if (options.JournalMode == SharcJournalMode.Wal) page1[18] = page1[19] = 2;
         if (options.AutoVacuum != SharcAutoVacuum.None)
         {
             // Largest root page 1 (only sqlite_schema so far); offset 64 says whether vacuuming is incremental.
@@ -58,7 +60,12 @@ public sealed partial class SharcDatabase
             f.Write(page1, 0);
             f.Sync();
         }
-        return OpenWritable(path, options.Open.Writable ? options.Open : new SharcOpenOptions { Writable = true, CachePages = options.Open.CachePages, BusyTimeout = options.Open.BusyTimeout, ForeignKeys = options.Open.ForeignKeys });
+        var open = options.Open;
+        return OpenWritable(path, open.Writable ? open : new SharcOpenOptions
+        {
+            Writable = true, CachePages = open.CachePages, BusyTimeout = open.BusyTimeout,
+            SpillPages = open.SpillPages, WalAutoCheckpoint = open.WalAutoCheckpoint, ForeignKeys = open.ForeignKeys,
+        });
     }
 
     /// <summary>Page 1 of a new database: SQLite's header with the given settings and an empty sqlite_schema leaf.</summary>
@@ -119,12 +126,14 @@ public sealed partial class SharcDatabase
             Span<byte> first = stackalloc byte[DatabaseHeader.Size];
             int got = file.Read(first, 0);
             var header = DatabaseHeader.Parse(first[..got]);
-            if (header.IsWal)
-                throw new SharcException($"{path} is in WAL mode: Sharc writes rollback-journal databases only (open it read-only, or have SQLite set journal_mode=DELETE)");
             uint filePages = (uint)((file.Length + header.PageSize - 1) / header.PageSize);
             uint pageCount = header.IsPageCountValid ? header.HeaderPageCount : filePages;
-            var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout);
-            var db = new SharcDatabase(pager, header, path);
+            var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout, options.SpillPages)
+            {
+                AutoCheckpoint = options.WalAutoCheckpoint,
+            };
+            if (header.IsWal) pager.UseWal();
+            var db = new SharcDatabase(pager, ReadHeader(pager), path);
             db._pager = pager;
             db.ForeignKeysEnabled = options.ForeignKeys;
             return db;
@@ -289,7 +298,9 @@ public sealed partial class SharcDatabase
             long writesBefore = pager.WriteCount;
             try
             {
-                return op(this, state);
+                var r = op(this, state);
+                pager.SpillIfNeeded();
+                return r;
             }
             catch when (pager.WriteCount == writesBefore)
             {
@@ -311,6 +322,7 @@ public sealed partial class SharcDatabase
                 if (foreignKeys) ForeignKeyState.EndStatement(autocommit: false);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
+                pager.SpillIfNeeded();
                 return r;
             }
             catch

@@ -10,8 +10,9 @@ namespace Sharc;
 /// <summary>
 /// An open SQLite database. Thread-safety: a <see cref="SharcDatabase"/> may be shared by many threads, each with its
 /// own readers; a single reader must be used by one thread at a time. A reader holds SQLite's SHARED lock from its first
-/// positioning until it ends, is reset or disposed (see <see cref="SharcOpenOptions.ReadLocking"/>). A WAL database is
-/// read as the snapshot committed when it was opened (including committed WAL frames); reopen to see later commits.
+/// positioning until it ends, is reset or disposed (see <see cref="SharcOpenOptions.ReadLocking"/>). A WAL database opened
+/// read-only is read as the snapshot committed when it was opened (including committed WAL frames); reopen to see later
+/// commits. Opened writable, each reader of a WAL database sees the latest commit (see <see cref="SharcOpenOptions.Writable"/>).
 /// </summary>
 public sealed partial class SharcDatabase : IDisposable
 {

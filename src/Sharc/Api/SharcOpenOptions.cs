@@ -20,11 +20,25 @@ public sealed class SharcOpenOptions
     public HotJournalMode HotJournal { get; init; } = HotJournalMode.Recover;
 
     /// <summary>
-    /// Opens the database for writing (rollback-journal databases only; WAL-mode files are read-only in Sharc).
-    /// Writes take SQLite's file locks, so Sharc and SQLite processes can share the file. A hot journal is rolled
-    /// back on the file, as SQLite would. Default false.
+    /// Opens the database for writing. Writes take SQLite's file locks, so Sharc and SQLite processes can share a
+    /// rollback-journal file; a hot journal is rolled back on the file, as SQLite would. A WAL-mode file is written by
+    /// appending frames to its -wal file, but only while no other connection has the database open: each transaction
+    /// and read session waits (up to <see cref="BusyTimeout"/>) until Sharc can be the database's sole user. Default false.
     /// </summary>
     public bool Writable { get; init; }
+
+    /// <summary>
+    /// The most changed pages a write transaction keeps in memory; past it they are spilled (written to the database
+    /// file behind a synced rollback journal, or to the -wal file as uncommitted frames), so a large transaction needs
+    /// bounded memory. Default 2000 pages.
+    /// </summary>
+    public int SpillPages { get; init; } = 2000;
+
+    /// <summary>
+    /// In WAL mode, a commit that leaves at least this many frames in the -wal file checkpoints it into the database
+    /// file and empties it (SQLite's wal_autocheckpoint, default 1000); 0 turns automatic checkpoints off.
+    /// </summary>
+    public int WalAutoCheckpoint { get; init; } = 1000;
 
     /// <summary>
     /// When true (the default), each reader holds SQLite's SHARED lock from its first positioning until it reaches

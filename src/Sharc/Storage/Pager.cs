@@ -7,11 +7,13 @@ namespace Sharc.Storage;
 
 /// <summary>
 /// The writable page store of one database file. Clean pages come from the bounded <see cref="PageCache"/>;
-/// a write transaction keeps every page it changes in memory (the file is not touched before commit) and saves
-/// each page's original content in a rollback journal first. Commit follows SQLite's order: journal synced and
-/// sealed, EXCLUSIVE lock, pages written, file synced, journal deleted (the commit point), locks released.
+/// a write transaction keeps the pages it changes in memory, up to <see cref="SpillPages"/> (then they are spilled,
+/// see Pager.Spill.cs). In rollback-journal mode each page's original content is saved in the journal first, and
+/// commit follows SQLite's order: journal synced and sealed, EXCLUSIVE lock, pages written, file synced, journal
+/// deleted (the commit point), locks released (Pager.Journal.cs). In WAL mode pages are appended to the -wal file
+/// instead (Pager.Wal.cs).
 /// </summary>
-internal sealed class Pager : IPageSource
+internal sealed partial class Pager : IPageSource
 {
     private readonly IStorageSystem _fs;
     private readonly IStorageFile _file;
@@ -30,8 +32,9 @@ internal sealed class Pager : IPageSource
     private uint _pageCountAtStart;
     private bool _fileWritten;
 
-    public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout)
+    public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout, int spillPages = DefaultSpillPages)
     {
+        SpillPages = Math.Max(16, spillPages);
         _fs = fs;
         _file = file;
         _path = path;
@@ -81,6 +84,7 @@ internal sealed class Pager : IPageSource
             if (_sessions++ > 0 || InTransaction) return false;
             try
             {
+                if (_wal is not null) return BeginWalSession();
                 Acquire(LockLevel.Shared);
                 return RefreshIfChanged();
             }
@@ -96,12 +100,17 @@ internal sealed class Pager : IPageSource
     {
         lock (_gate)
         {
-            if (_sessions > 0 && --_sessions == 0 && !InTransaction) _lock.UnlockTo(LockLevel.None);
+            if (_sessions > 0 && --_sessions == 0 && !InTransaction) ReleaseLocks();
         }
     }
 
     private void Load(uint page, byte[] buffer)
     {
+        if (_wal is not null && _wal.TryGetFrame(page, out long walOffset))
+        {
+            _wal.ReadPage(walOffset, buffer);
+            return;
+        }
         int n = _file.Read(buffer, (long)(page - 1) * PageSize);
         // A page past the end of the file reads as zeros (a partial last page, or one never written).
         if (n < buffer.Length) buffer.AsSpan(n).Clear();
@@ -114,50 +123,30 @@ internal sealed class Pager : IPageSource
     public void BeginWrite()
     {
         if (InTransaction) return;
-        Acquire(LockLevel.Reserved);
-        try
+        lock (_gate)
         {
-            if (HotJournal.IsHot(_fs, JournalPath))
-                JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
-            RefreshIfChanged();
-        }
-        catch
-        {
-            _lock.UnlockTo(LockLevel.None);
-            throw;
+            if (_wal is not null)
+            {
+                if (_sessions == 0) BeginWalSession();
+            }
+            else
+            {
+                Acquire(LockLevel.Reserved);
+                try
+                {
+                    if (HotJournal.IsHot(_fs, JournalPath))
+                        JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
+                    RefreshIfChanged();
+                }
+                catch
+                {
+                    _lock.UnlockTo(_sessions > 0 ? LockLevel.Shared : LockLevel.None);
+                    throw;
+                }
+            }
         }
         _pageCountAtStart = PageCount;
         InTransaction = true;
-    }
-
-    /// <summary>Drops cached pages when another connection committed since we last looked (file change counter).</summary>
-    private bool RefreshIfChanged()
-    {
-        Span<byte> header = stackalloc byte[100];
-        int n = _file.Read(header, 0);
-        if (n < 100) return false;
-        uint fileCounter = BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
-        var page1 = _cache.Acquire(1);
-        uint cachedCounter;
-        try
-        {
-            cachedCounter = BinaryPrimitives.ReadUInt32BigEndian(page1.Span[24..]);
-        }
-        finally
-        {
-            _cache.Release(page1);
-        }
-        if (fileCounter != cachedCounter)
-        {
-            _cache.InvalidateAll();
-            uint headerCount = BinaryPrimitives.ReadUInt32BigEndian(header[28..]);
-            uint filePages = (uint)((_file.Length + PageSize - 1) / PageSize);
-            PageCount = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == fileCounter ? headerCount : filePages;
-            DataVersion++;
-            ExternalChange = true;
-            return true;
-        }
-        return false;
     }
 
     /// <summary>Set when another connection's commit was noticed; the owner reloads its schema and clears it.</summary>
@@ -193,7 +182,7 @@ internal sealed class Pager : IPageSource
         {
             _cache.Release(current);
         }
-        if (page <= _pageCountAtStart && _journaled.Add(page))
+        if (_wal is null && page <= _pageCountAtStart && _journaled.Add(page))
         {
             _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart);
             _journal.Append(page, buf);
@@ -224,133 +213,6 @@ internal sealed class Pager : IPageSource
         PageCount = pageCount;
     }
 
-    /// <summary>
-    /// Starts a statement inside the transaction: if it fails, <see cref="RollbackStatement"/> undoes just its
-    /// changes (SQLite's statement journal), leaving the transaction's earlier work in place.
-    /// </summary>
-    public void BeginStatement()
-    {
-        _statement.Clear();
-        _inStatement = true;
-        _pageCountAtStatement = PageCount;
-    }
-
-    public void CommitStatement()
-    {
-        foreach (var copy in _statement.Values)
-            if (copy is not null) _pool.Push(copy);
-        _statement.Clear();
-        _inStatement = false;
-    }
-
-    public void RollbackStatement()
-    {
-        foreach (var (page, before) in _statement)
-        {
-            if (before is null)
-            {
-                // The page was clean (or new) before the statement: drop the statement's copy.
-                if (_dirty.Remove(page, out var b)) _pool.Push(b);
-            }
-            else
-            {
-                if (_dirty.TryGetValue(page, out var buf)) before.CopyTo(buf, 0);
-                _pool.Push(before);
-            }
-        }
-        PageCount = _pageCountAtStatement;
-        _statement.Clear();
-        _inStatement = false;
-        DataVersion++;
-    }
-
-    public void Commit()
-    {
-        if (!InTransaction) return;
-        try
-        {
-            if (_dirty.Count > 0)
-            {
-                // Page 1 always changes on commit (change counter), so it is journaled before anything else is written.
-                var p1 = Write(1);
-                uint counter = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(24)) + 1;
-                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(24), counter);
-                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
-                BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
-
-                _journal?.Seal();
-                Acquire(LockLevel.Exclusive);
-                _fileWritten = true;
-                foreach (var (page, buf) in _dirty.OrderBy(kv => kv.Key))
-                    _file.Write(buf, (long)(page - 1) * PageSize);
-                long size = (long)PageCount * PageSize;
-                if (_file.Length > size) _file.SetLength(size);
-                _file.Sync();
-                // The commit point: once the journal is gone, the transaction is durable.
-                _journal?.Dispose();
-                _journal = null;
-                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
-                foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
-            }
-            else if (_journal is not null)
-            {
-                // Every change was undone by statement rollbacks: nothing to write, but the journal they started must
-                // not stay behind (other connections would take it for a hot journal).
-                _journal.Dispose();
-                _journal = null;
-                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
-            }
-        }
-        catch
-        {
-            // A failed commit leaves the file to the journal: roll back in memory, and on disk if anything was written.
-            AbortAfterFailure();
-            throw;
-        }
-        EndTransaction();
-    }
-
-    public void Rollback()
-    {
-        if (!InTransaction) return;
-        PageCount = _pageCountAtStart;
-        _journal?.Dispose();
-        _journal = null;
-        try
-        {
-            // Nothing reached the database file before commit, so dropping the journal is the whole rollback.
-            if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
-        }
-        finally
-        {
-            EndTransaction();
-        }
-    }
-
-    private void AbortAfterFailure()
-    {
-        try
-        {
-            _journal?.Dispose();
-            _journal = null;
-            if (!_fileWritten)
-            {
-                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
-            }
-            else if (HotJournal.IsHot(_fs, JournalPath))
-            {
-                JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
-            }
-        }
-        catch (IOException)
-        {
-            // The journal stays on disk; the next opener (Sharc or SQLite) rolls it back.
-        }
-        _cache.InvalidateAll();
-        PageCount = _pageCountAtStart;
-        EndTransaction();
-    }
-
     private void EndTransaction()
     {
         foreach (var buf in _dirty.Values) _pool.Push(buf);
@@ -359,10 +221,22 @@ internal sealed class Pager : IPageSource
         _statement.Clear();
         _inStatement = false;
         _fileWritten = false;
+        _spilled = false;
         InTransaction = false;
         DataVersion++;
-        // Readers of this connection still reading keep their SHARED lock.
-        _lock.UnlockTo(_sessions > 0 ? LockLevel.Shared : LockLevel.None);
+        // Readers of this connection still reading keep their lock (SHARED; in WAL mode the sole-user locks).
+        if (_sessions == 0) ReleaseLocks();
+        else if (_wal is null) _lock.UnlockTo(LockLevel.Shared);
+    }
+
+    /// <summary>A committing page 1: change counter bumped, size recorded, and the size marked valid for this counter.</summary>
+    private void StampPage1()
+    {
+        var p1 = Write(1);
+        uint counter = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(24)) + 1;
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(24), counter);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
+        BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
     }
 
     private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : new byte[PageSize];
@@ -381,7 +255,9 @@ internal sealed class Pager : IPageSource
         }
         finally
         {
-            _lock.UnlockTo(LockLevel.None);
+            ReleaseLocks();
+            _wal?.Dispose();
+            _shm?.Dispose();
             _file.Dispose();
         }
     }

@@ -11,6 +11,15 @@ public enum SharcAutoVacuum
     Incremental = 2,
 }
 
+/// <summary>How a database keeps transactions atomic (SQLite's journal_mode).</summary>
+public enum SharcJournalMode
+{
+    /// <summary>A rollback journal beside the file, deleted at commit (SQLite's DELETE mode).</summary>
+    Delete = 0,
+    /// <summary>A write-ahead log (-wal file) that commits append to and checkpoints copy back.</summary>
+    Wal = 1,
+}
+
 /// <summary>Settings of a new database (<see cref="SharcDatabase.Create"/>).</summary>
 public sealed class SharcCreateOptions
 {
@@ -22,6 +31,9 @@ public sealed class SharcCreateOptions
 
     /// <summary>auto_vacuum mode: none (default), full (the file shrinks at every commit) or incremental.</summary>
     public SharcAutoVacuum AutoVacuum { get; init; }
+
+    /// <summary>Rollback journal (default) or write-ahead log, as SQLite's PRAGMA journal_mode.</summary>
+    public SharcJournalMode JournalMode { get; init; }
 
     /// <summary>When true an existing file is replaced; otherwise creating over a non-empty file fails.</summary>
     public bool Overwrite { get; init; }

@@ -6,7 +6,9 @@ namespace Sharc.Storage.Journal;
 /// <summary>
 /// Writes a rollback journal in SQLite's own format, so that SQLite (or Sharc) can roll an interrupted commit
 /// back: a header sector (magic, record count, checksum nonce, original page count, sector size, page size),
-/// then one record per page about to change — page number, original content, checksum.
+/// then one record per page about to change — page number, original content, checksum. A transaction that spills
+/// pages to the database before commit seals the journal first; records added after that go into a new segment
+/// with its own header (on the next sector boundary), as SQLite's journal does.
 /// </summary>
 internal sealed class JournalWriter : IDisposable
 {
@@ -15,9 +17,13 @@ internal sealed class JournalWriter : IDisposable
 
     private readonly IStorageFile _file;
     private readonly int _pageSize;
-    private readonly uint _nonce;
+    private readonly uint _originalPageCount;
     private readonly byte[] _record;
+    private uint _nonce;
     private long _end;
+    private long _segment;
+    private int _segmentRecords;
+    private bool _sealed;
 
     public JournalWriter(IStorageSystem fs, string path, int pageSize, uint originalPageCount)
     {
@@ -25,17 +31,27 @@ internal sealed class JournalWriter : IDisposable
         _file = fs.Open(path, create: true);
         _file.SetLength(0);
         _pageSize = pageSize;
-        _nonce = (uint)Random.Shared.Next();
+        _originalPageCount = originalPageCount;
         _record = new byte[pageSize + 8];
+        StartSegment(0);
+    }
+
+    /// <summary>A segment header with a record count of 0 (set by <see cref="Seal"/>) and a fresh checksum nonce.</summary>
+    private void StartSegment(long offset)
+    {
+        _nonce = (uint)Random.Shared.Next();
         Span<byte> header = stackalloc byte[28];
         Magic.CopyTo(header);
         BinaryPrimitives.WriteUInt32BigEndian(header[8..], 0);
         BinaryPrimitives.WriteUInt32BigEndian(header[12..], _nonce);
-        BinaryPrimitives.WriteUInt32BigEndian(header[16..], originalPageCount);
+        BinaryPrimitives.WriteUInt32BigEndian(header[16..], _originalPageCount);
         BinaryPrimitives.WriteUInt32BigEndian(header[20..], SectorSize);
-        BinaryPrimitives.WriteUInt32BigEndian(header[24..], (uint)pageSize);
-        _file.Write(header, 0);
-        _end = SectorSize;
+        BinaryPrimitives.WriteUInt32BigEndian(header[24..], (uint)_pageSize);
+        _file.Write(header, offset);
+        _segment = offset;
+        _segmentRecords = 0;
+        _sealed = false;
+        _end = offset + SectorSize;
     }
 
     public string Path { get; }
@@ -45,12 +61,14 @@ internal sealed class JournalWriter : IDisposable
     /// <summary>Appends the original content of page <paramref name="page"/>.</summary>
     public void Append(uint page, ReadOnlySpan<byte> original)
     {
+        if (_sealed) StartSegment((_end + SectorSize - 1) / SectorSize * SectorSize);
         BinaryPrimitives.WriteUInt32BigEndian(_record, page);
         original.CopyTo(_record.AsSpan(4));
         BinaryPrimitives.WriteUInt32BigEndian(_record.AsSpan(4 + _pageSize), HotJournal.RecordChecksum(_nonce, original));
         _file.Write(_record, _end);
         _end += _record.Length;
         RecordCount++;
+        _segmentRecords++;
     }
 
     /// <summary>
@@ -59,11 +77,21 @@ internal sealed class JournalWriter : IDisposable
     /// </summary>
     public void Seal()
     {
+        if (_sealed) return;
+        if (_segmentRecords == 0)
+        {
+            // Nothing new to seal. The first header must still be durable: with a count of 0 it restores the
+            // original size, undoing pages a spill appended past the end. A later segment stays open, so a reader
+            // (Sharc's stops at a count of 0) never meets an empty segment before a full one.
+            if (_segment == 0) _file.Sync();
+            return;
+        }
         _file.Sync();
         Span<byte> count = stackalloc byte[4];
-        BinaryPrimitives.WriteUInt32BigEndian(count, (uint)RecordCount);
-        _file.Write(count, 8);
+        BinaryPrimitives.WriteUInt32BigEndian(count, (uint)_segmentRecords);
+        _file.Write(count, _segment + 8);
         _file.Sync();
+        _sealed = true;
     }
 
     public void Dispose() => _file.Dispose();

@@ -110,6 +110,14 @@ internal sealed class FileLock
     private bool Region(long offset, long length, short type)
         => LockFileRegion(_handle!, offset, length, type) == 0;
 
+    /// <summary>Takes a write (exclusive) POSIX lock on a byte range of any file without waiting; false when it is held elsewhere.</summary>
+    internal static bool TryLockRange(SafeFileHandle handle, long offset, long length)
+        => LockFileRegion(handle, offset, length, WriteLock) == 0;
+
+    /// <summary>Drops this process's POSIX lock on a byte range.</summary>
+    internal static void UnlockRange(SafeFileHandle handle, long offset, long length)
+        => LockFileRegion(handle, offset, length, Unlock);
+
     [DllImport("libSystem.Native", EntryPoint = "SystemNative_LockFileRegion", SetLastError = true)]
     private static extern int LockFileRegion(SafeFileHandle fd, long offset, long length, short lockType);
 }

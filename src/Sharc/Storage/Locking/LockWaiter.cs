@@ -6,25 +6,49 @@ internal static class LockWaiter
     public static void Acquire(FileLock fileLock, LockLevel level, TimeSpan timeout, string what)
     {
         var before = fileLock.Level;
+        // The uncontended path allocates nothing (readers take SHARED per scan on the zero-allocation hot path).
         if (fileLock.TryLock(level)) return;
         // A failed attempt at RESERVED may have left the SHARED lock it took on the way. Waiting with it held would
         // deadlock with the writer that holds RESERVED: that writer needs every SHARED lock gone to commit. So, as
         // SQLite does, the attempt's locks are dropped before each wait — and when this connection already held
         // SHARED (a read of its own in progress), waiting cannot end well and the answer is busy at once.
-        if (level == LockLevel.Reserved && before == LockLevel.Shared) throw Busy(what, level);
-        if (before == LockLevel.None) fileLock.UnlockTo(LockLevel.None);
+        if (level == LockLevel.Reserved && before == LockLevel.Shared) throw Busy($"{what}; waited for a {level} lock");
+        Wait(fileLock, level, before, timeout, what);
+    }
+
+    // Separate so the closure (allocated on entry to the method that captures) stays off the uncontended path.
+    private static void Wait(FileLock fileLock, LockLevel level, LockLevel before, TimeSpan timeout, string what)
+    {
+        try
+        {
+            Acquire(() =>
+            {
+                if (before == LockLevel.None) fileLock.UnlockTo(LockLevel.None);
+                return fileLock.TryLock(level);
+            }, timeout, $"{what}; waited for a {level} lock");
+        }
+        catch (SharcBusyException)
+        {
+            // Giving up must not leave behind the SHARED lock the last attempt took: it would block other writers' commits.
+            if (before == LockLevel.None) fileLock.UnlockTo(LockLevel.None);
+            throw;
+        }
+    }
+
+    /// <summary>Retries <paramref name="tryLock"/> with backoff until it succeeds or the timeout passes.</summary>
+    public static void Acquire(Func<bool> tryLock, TimeSpan timeout, string what)
+    {
+        if (tryLock()) return;
         var deadline = DateTime.UtcNow + timeout;
         int sleep = 1;
         while (DateTime.UtcNow < deadline)
         {
             Thread.Sleep(sleep);
             sleep = Math.Min(sleep * 2, 50);
-            if (fileLock.TryLock(level)) return;
-            if (before == LockLevel.None) fileLock.UnlockTo(LockLevel.None);
+            if (tryLock()) return;
         }
-        throw Busy(what, level);
+        throw Busy(what);
     }
 
-    private static SharcBusyException Busy(string what, LockLevel level)
-        => new($"database is locked: another connection holds the file ({what}; waited for a {level} lock)");
+    private static SharcBusyException Busy(string what) => new($"database is locked: another connection holds the file ({what})");
 }

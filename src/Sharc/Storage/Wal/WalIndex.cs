@@ -11,18 +11,37 @@ internal sealed class WalIndex
 {
     public const int HeaderSize = 32;
     public const int FrameHeaderSize = 24;
-    private const uint MagicLittleEndian = 0x377f0682;
-    private const uint MagicBigEndian = 0x377f0683;
-    private const uint SupportedVersion = 3007000;
+    internal const uint MagicLittleEndian = 0x377f0682;
+    internal const uint MagicBigEndian = 0x377f0683;
+    internal const uint SupportedVersion = 3007000;
 
     private readonly Dictionary<uint, long> _frames;
 
-    private WalIndex(Dictionary<uint, long> frames, uint pageCount, int frameCount)
+    private WalIndex(Dictionary<uint, long> frames, uint pageCount, int frameCount, WalHeader header, long committedEnd, uint sum0, uint sum1)
     {
         _frames = frames;
         PageCount = pageCount;
         CommittedFrames = frameCount;
+        Header = header;
+        CommittedEnd = committedEnd;
+        Sum0 = sum0;
+        Sum1 = sum1;
     }
+
+    /// <summary>The log's header when it is valid (a writer appends with its salts), else <see cref="WalHeader.Invalid"/>.</summary>
+    public WalHeader Header { get; }
+
+    /// <summary>The file offset just past the last committed frame: where the next frame goes.</summary>
+    public long CommittedEnd { get; }
+
+    /// <summary>The running checksum after the last committed frame (or the header), which the next frame continues.</summary>
+    public uint Sum0 { get; }
+
+    /// <inheritdoc cref="Sum0"/>
+    public uint Sum1 { get; }
+
+    /// <summary>Every page with a committed frame and the offset of its newest committed page data.</summary>
+    public IReadOnlyDictionary<uint, long> Frames => _frames;
 
     /// <summary>The database size in pages recorded by the last commit frame; 0 when the log holds no commit.</summary>
     public uint PageCount { get; }
@@ -40,14 +59,17 @@ internal sealed class WalIndex
     /// Reads and validates the log. An invalid header, a frame with the wrong salts or checksum, or a truncated
     /// frame ends the log, as SQLite's recovery does; frames after the last commit frame are not visible.
     /// </summary>
-    public static WalIndex Build(SafeFileHandle wal, int dbPageSize)
+    public static WalIndex Build(SafeFileHandle wal, int dbPageSize) => Build(Storage.IO.OsStorage.Wrap(wal), dbPageSize);
+
+    /// <inheritdoc cref="Build(SafeFileHandle, int)"/>
+    public static WalIndex Build(Storage.IO.IStorageFile wal, int dbPageSize)
     {
-        long length = RandomAccess.GetLength(wal);
-        var empty = new WalIndex([], 0, 0);
+        long length = wal.Length;
+        var empty = new WalIndex([], 0, 0, WalHeader.Invalid, 0, 0, 0);
         if (length < HeaderSize) return empty;
 
         Span<byte> header = stackalloc byte[HeaderSize];
-        if (RandomAccess.Read(wal, header, 0) != HeaderSize) return empty;
+        if (wal.Read(header, 0) != HeaderSize) return empty;
 
         uint magic = BinaryPrimitives.ReadUInt32BigEndian(header);
         if (magic != MagicLittleEndian && magic != MagicBigEndian) return empty;
@@ -66,6 +88,9 @@ internal sealed class WalIndex
         if (s0 != BinaryPrimitives.ReadUInt32BigEndian(header[24..]) || s1 != BinaryPrimitives.ReadUInt32BigEndian(header[28..]))
             return empty;
 
+        var walHeader = new WalHeader(true, bigEndianSums, BinaryPrimitives.ReadUInt32BigEndian(header[12..]), salt1, salt2);
+        uint c0 = s0, c1 = s1;
+        long committedEnd = HeaderSize;
         var committed = new Dictionary<uint, long>();
         var pending = new Dictionary<uint, long>();
         uint pageCount = 0;
@@ -74,7 +99,7 @@ internal sealed class WalIndex
         byte[] frame = new byte[frameSize];
         for (long off = HeaderSize; off + frameSize <= length; off += frameSize)
         {
-            if (RandomAccess.Read(wal, frame, off) != frameSize) break;
+            if (wal.Read(frame, off) != frameSize) break;
             var fh = frame.AsSpan(0, FrameHeaderSize);
             uint page = BinaryPrimitives.ReadUInt32BigEndian(fh);
             uint commitSize = BinaryPrimitives.ReadUInt32BigEndian(fh[4..]);
@@ -92,9 +117,12 @@ internal sealed class WalIndex
                 pending.Clear();
                 pageCount = commitSize;
                 committedFrames = frames;
+                committedEnd = off + frameSize;
+                c0 = s0;
+                c1 = s1;
             }
         }
-        return committedFrames == 0 ? empty : new WalIndex(committed, pageCount, committedFrames);
+        return new WalIndex(committed, pageCount, committedFrames, walHeader, committedEnd, c0, c1);
     }
 
     /// <summary>SQLite's WAL checksum: two running 32-bit sums over pairs of 32-bit words.</summary>
@@ -117,4 +145,10 @@ internal sealed class WalIndex
             s1 += x1 + s0;
         }
     }
+}
+
+/// <summary>The fields of a WAL header a writer continues from: checksum byte order, checkpoint sequence, salts.</summary>
+internal readonly record struct WalHeader(bool IsValid, bool BigEndianSums, uint CheckpointSequence, uint Salt1, uint Salt2)
+{
+    public static WalHeader Invalid => default;
 }

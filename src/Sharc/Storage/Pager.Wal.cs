@@ -1,0 +1,217 @@
+using System.Buffers.Binary;
+using Sharc.Storage.Locking;
+using Sharc.Storage.Wal;
+
+namespace Sharc.Storage;
+
+/// <summary>
+/// WAL mode. Sharc keeps no -shm wal-index, so it reads and writes the log only as its sole user: every read session
+/// and write transaction holds EXCLUSIVE on the database file and an exclusive lock on the -shm's DMS byte
+/// (<see cref="ShmLock"/>), waiting up to the busy timeout while any SQLite connection has the database open. Each
+/// session first checks whether the log is still as this connection left it, and re-reads it when not.
+/// </summary>
+internal sealed partial class Pager
+{
+    private WalLog? _wal;
+    private ShmLock? _shm;
+
+    /// <summary>True when the database is in WAL mode (writes go to the -wal file).</summary>
+    public bool IsWal => _wal is not null;
+
+    /// <summary>Commits whose log holds at least this many frames checkpoint it; 0 never does.</summary>
+    public int AutoCheckpoint { get; set; } = 1000;
+
+    /// <summary>Committed frames in the log (0 in rollback-journal mode).</summary>
+    public int WalFrames => _wal?.CommittedFrames ?? 0;
+
+    /// <summary>Switches this pager to WAL mode and reads the current log (no lock: every session re-checks it).</summary>
+    public void UseWal()
+    {
+        if (_wal is not null) return;
+        _wal = new WalLog(_fs, _path + "-wal", PageSize);
+        _shm = new ShmLock(_fs, _path + "-shm");
+        _wal.Refresh();
+        if (_wal.DbPageCount != 0) PageCount = _wal.DbPageCount;
+        _cache.InvalidateAll();
+    }
+
+    /// <summary>
+    /// Leaves WAL mode, as the log's sole user throughout: the log is checkpointed, the header's file format versions
+    /// are set to 1 in the file (one write within its first sector) and synced, and the -wal and -shm files deleted.
+    /// A crash before the header reaches the file leaves a WAL database with an empty log; after, a rollback one.
+    /// </summary>
+    public void LeaveWal()
+    {
+        if (_wal is null) return;
+        lock (_gate)
+        {
+            if (_sessions > 0 || InTransaction) throw new InvalidOperationException("close the database's readers before changing the journal mode");
+            BeginWalSession();
+            try
+            {
+                _wal.Checkpoint(_file);
+                Span<byte> header = stackalloc byte[100];
+                _file.Read(header, 0);
+                header[18] = header[19] = 1;
+                uint counter = BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
+                bool sizeValid = BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == counter;
+                BinaryPrimitives.WriteUInt32BigEndian(header[24..], counter + 1);
+                // The header's page count stays trusted only if it was (databases from old writers may not keep it).
+                if (sizeValid) BinaryPrimitives.WriteUInt32BigEndian(header[92..], counter + 1);
+                _file.Write(header, 0);
+                _file.Sync();
+                _wal.Dispose();
+                _wal = null;
+                _shm!.Unlock();
+                DeleteWalFiles();
+                _cache.InvalidateAll();
+                DataVersion++;
+            }
+            finally
+            {
+                ReleaseLocks();
+                if (_wal is null) _shm = null;
+            }
+        }
+    }
+
+    /// <summary>Removes the -wal and -shm files (only when no other connection can be using them).</summary>
+    public void DeleteWalFiles()
+    {
+        foreach (var side in new[] { _path + "-wal", _path + "-shm" })
+            if (_fs.Exists(side)) _fs.Delete(side);
+    }
+
+    private bool BeginWalSession()
+    {
+        AcquireSoleLock();
+        try
+        {
+            return RefreshWal();
+        }
+        catch
+        {
+            ReleaseLocks();
+            throw;
+        }
+    }
+
+    private bool _dbOfdHeld;
+
+    /// <summary>
+    /// EXCLUSIVE on the database file, then the -shm's DMS byte. On Linux the database lock is an open-file-description
+    /// lock over SQLite's whole lock range (PENDING, RESERVED and SHARED bytes): other processes see it as SQLite's
+    /// EXCLUSIVE, and unlike a classic lock it also conflicts with SQLite connections in this process.
+    /// </summary>
+    private void AcquireSoleLock()
+    {
+        var handle = _file.Handle;
+        bool ofd = OfdLock.IsSupported && handle is not null;
+        try
+        {
+            LockWaiter.Acquire(() => (ofd ? TryLockDbOfd(handle!) : _lock.TryLock(LockLevel.Exclusive)) && _shm!.TryLock(), _busyTimeout,
+                $"{_path} is in WAL mode, which Sharc uses only while no other connection has it open");
+        }
+        catch
+        {
+            ReleaseLocks();
+            throw;
+        }
+    }
+
+    private bool TryLockDbOfd(Microsoft.Win32.SafeHandles.SafeFileHandle handle)
+        => _dbOfdHeld || (_dbOfdHeld = OfdLock.TryLockExclusive(handle, FileLock.PendingByte, 2 + FileLock.SharedSize));
+
+    private void ReleaseLocks()
+    {
+        _shm?.Unlock();
+        if (_dbOfdHeld)
+        {
+            OfdLock.Unlock(_file.Handle!, FileLock.PendingByte, 2 + FileLock.SharedSize);
+            _dbOfdHeld = false;
+        }
+        _lock.UnlockTo(LockLevel.None);
+    }
+
+    /// <summary>Re-reads the log when another connection changed it; true when cached pages were dropped.</summary>
+    private bool RefreshWal()
+    {
+        if (!_wal!.Refresh()) return false;
+        Span<byte> header = stackalloc byte[100];
+        if (_file.Read(header, 0) == 100 && header[18] != 2 && header[19] != 2)
+            throw new SharcException($"{_path} was switched out of WAL mode by another connection: open it again to go on writing");
+        _cache.InvalidateAll();
+        if (_wal.DbPageCount != 0) PageCount = _wal.DbPageCount;
+        else
+        {
+            uint headerCount = BinaryPrimitives.ReadUInt32BigEndian(header[28..]);
+            bool valid = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
+            PageCount = valid ? headerCount : (uint)((_file.Length + PageSize - 1) / PageSize);
+        }
+        DataVersion++;
+        ExternalChange = true;
+        return true;
+    }
+
+    /// <summary>
+    /// Appends the transaction's pages as frames, the last one carrying the database size (the commit mark), and
+    /// syncs the log: once that sync returns the transaction is durable.
+    /// </summary>
+    private void CommitWal()
+    {
+        var wal = _wal!;
+        try
+        {
+            if (_dirty.Count > 0 || wal.HasPending)
+            {
+                // Like SQLite, page 1 changes only when it must: its header's size is stale, or it changed anyway (a
+                // commit needs at least one frame, so a transaction whose pages were all spilled rewrites page 1).
+                if (_dirty.Count == 0 || PageCount != _pageCountAtStart || _dirty.ContainsKey(1))
+                    StampPage1();
+                var pages = _dirty.Keys.Where(p => p <= PageCount).OrderBy(p => p).ToArray();
+                for (int i = 0; i < pages.Length; i++)
+                    wal.Append(pages[i], _dirty[pages[i]], i == pages.Length - 1 ? PageCount : 0);
+                wal.Sync();
+                wal.MarkCommitted();
+                foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
+            }
+        }
+        catch
+        {
+            AbortAfterFailure();
+            throw;
+        }
+        try
+        {
+            if (AutoCheckpoint > 0 && wal.CommittedFrames >= AutoCheckpoint) wal.Checkpoint(_file);
+        }
+        catch (IOException)
+        {
+            // The commit is durable already; the log stays valid and the next checkpoint copies it.
+        }
+        EndTransaction();
+    }
+
+    /// <summary>
+    /// Copies the log's committed pages into the database file and empties the log (SQLite's TRUNCATE checkpoint).
+    /// Returns the number of pages copied; 0 in rollback-journal mode.
+    /// </summary>
+    public int Checkpoint()
+    {
+        if (_wal is null) return 0;
+        if (InTransaction) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
+        lock (_gate)
+        {
+            bool held = _sessions > 0;
+            if (!held) BeginWalSession();
+            try
+            {
+                return _wal.Checkpoint(_file);
+            }
+            finally
+            {
+                if (!held) ReleaseLocks();
+            }
+        }
+    }
+}
