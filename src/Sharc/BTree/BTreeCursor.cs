@@ -230,12 +230,17 @@ internal sealed partial class BTreeCursor : IDisposable
             _depth = level;
             return ref f;
         }
+        PageRef pr;
         if (level < _held)
         {
-            _source.Release(f.Page);
+            // The frame's old page goes back as the new one is borrowed (one cache lock, not two).
             _held = level;
+            pr = _source.Exchange(f.Page, page);
         }
-        var pr = _source.Acquire(page);
+        else
+        {
+            pr = _source.Acquire(page);
+        }
         BTreePageHeader header;
         try
         {

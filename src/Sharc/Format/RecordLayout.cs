@@ -42,24 +42,24 @@ internal sealed class RecordLayout
     /// The size of the record header, read from its first varint. <paramref name="prefix"/> must hold at least
     /// the first 9 payload bytes (or the whole payload when shorter).
     /// </summary>
-    public int HeaderSize(ReadOnlySpan<byte> prefix)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int HeaderSize(ReadOnlySpan<byte> prefix) => _headerSize >= 0 ? _headerSize : ReadHeaderSize(prefix);
+
+    private int ReadHeaderSize(ReadOnlySpan<byte> prefix)
     {
-        if (_headerSize < 0)
+        if (_payloadSize == 0)
         {
-            if (_payloadSize == 0)
-            {
-                // An empty payload is a record with no fields.
-                _headerSize = 0;
-                _complete = true;
-                return 0;
-            }
-            int n = Varint.Read(prefix, out long hs);
-            if (n == 0 || hs < n || hs > _payloadSize)
-                ThrowHelper.Corrupt($"record header size {hs} does not fit a {_payloadSize}-byte record", _page);
-            _headerSize = (int)hs;
-            _headerPos = n;
-            _bodyPos = (int)hs;
+            // An empty payload is a record with no fields.
+            _headerSize = 0;
+            _complete = true;
+            return 0;
         }
+        int n = Varint.Read(prefix, out long hs);
+        if (n == 0 || hs < n || hs > _payloadSize)
+            ThrowHelper.Corrupt($"record header size {hs} does not fit a {_payloadSize}-byte record", _page);
+        _headerSize = (int)hs;
+        _headerPos = n;
+        _bodyPos = (int)hs;
         return _headerSize;
     }
 
@@ -69,30 +69,7 @@ internal sealed class RecordLayout
     /// </summary>
     public bool TryGetField(int field, ReadOnlySpan<byte> header, out long serialType, out int offset, out int size)
     {
-        while (_count <= field && !_complete)
-        {
-            if (_headerPos >= _headerSize)
-            {
-                _complete = true;
-                break;
-            }
-            int n = Varint.Read(header[_headerPos.._headerSize], out long type);
-            if (n == 0) ThrowHelper.Corrupt("record header entry runs past the header", _page);
-            long len = SerialType.ContentSize(type);
-            if (len < 0) ThrowHelper.Corrupt($"reserved serial type {type} in record", _page);
-            if (_bodyPos + len > _payloadSize)
-                ThrowHelper.Corrupt($"record field {_count} (serial type {type}) runs past the {_payloadSize}-byte record", _page);
-            if (_count == _types.Length)
-            {
-                Array.Resize(ref _types, _count * 2);
-                Array.Resize(ref _offsets, _count * 2);
-            }
-            _types[_count] = type;
-            _offsets[_count] = _bodyPos;
-            _count++;
-            _headerPos += n;
-            _bodyPos += (int)len;
-        }
+        if (field >= _count && !_complete) DecodeThrough(field, header);
         if (field < _count)
         {
             serialType = _types[field];
@@ -104,6 +81,48 @@ internal sealed class RecordLayout
         offset = 0;
         size = 0;
         return false;
+    }
+
+    private void DecodeThrough(int field, ReadOnlySpan<byte> header)
+    {
+        // Locals, not fields, in the loop: the JIT keeps them in registers.
+        int count = _count, pos = _headerPos, body = _bodyPos, headerSize = _headerSize, payloadSize = _payloadSize;
+        long[] types = _types;
+        int[] offsets = _offsets;
+        while (count <= field)
+        {
+            if (pos >= headerSize)
+            {
+                _complete = true;
+                break;
+            }
+            long type = header[pos];
+            int n = 1;
+            if (type >= 0x80)
+            {
+                n = Varint.Read(header[pos..headerSize], out type);
+                if (n == 0) ThrowHelper.Corrupt("record header entry runs past the header", _page);
+            }
+            long len = SerialType.ContentSize(type);
+            if (len < 0) ThrowHelper.Corrupt($"reserved serial type {type} in record", _page);
+            if (body + len > payloadSize)
+                ThrowHelper.Corrupt($"record field {count} (serial type {type}) runs past the {payloadSize}-byte record", _page);
+            if (count == types.Length)
+            {
+                Array.Resize(ref _types, count * 2);
+                Array.Resize(ref _offsets, count * 2);
+                types = _types;
+                offsets = _offsets;
+            }
+            types[count] = type;
+            offsets[count] = body;
+            count++;
+            pos += n;
+            body += (int)len;
+        }
+        _count = count;
+        _headerPos = pos;
+        _bodyPos = body;
     }
 
     /// <summary>The number of fields in the record (decodes the whole header).</summary>

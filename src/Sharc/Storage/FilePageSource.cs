@@ -58,6 +58,16 @@ internal sealed class FilePageSource : IPageSource
 
     public void Release(in PageRef page) => _cache.Release(page);
 
+    public PageRef Exchange(in PageRef old, uint pageNumber)
+    {
+        if (pageNumber == 0 || pageNumber > PageCount)
+        {
+            _cache.Release(old);
+            ThrowHelper.Corrupt($"page number {pageNumber} is outside the database (1..{PageCount})", pageNumber);
+        }
+        return _cache.Exchange(old, pageNumber);
+    }
+
     /// <summary>Remembers the change counter of the snapshot the cache holds.</summary>
     public void SetChangeCounter(uint counter) => _changeCounter = counter;
 

@@ -19,6 +19,17 @@ internal interface IPageSource : IDisposable
     void Release(in PageRef page);
 
     /// <summary>
+    /// Hands back <paramref name="old"/> and borrows <paramref name="pageNumber"/>, as <see cref="Release"/> then
+    /// <see cref="Acquire"/> do (the old page is released even when the new one cannot be had). A cursor moving
+    /// between siblings does this on every page change, so a cache may do both under one lock.
+    /// </summary>
+    PageRef Exchange(in PageRef old, uint pageNumber)
+    {
+        Release(old);
+        return Acquire(pageNumber);
+    }
+
+    /// <summary>
     /// Starts a read session (sessions nest): takes SQLite's SHARED lock so no writer can commit under the reader,
     /// and returns true when another connection committed since the last session (cached pages were dropped).
     /// </summary>

@@ -43,15 +43,30 @@ internal sealed class PageCache
     {
         lock (_lock)
         {
-            if (_map.TryGetValue(page, out int slot))
-            {
-                ref Slot s = ref _slots[slot];
-                s.Pins++;
-                s.Referenced = true;
-                return new PageRef(s.Buffer, 0, _pageSize, page, slot);
-            }
-            return Miss(page);
+            return AcquireLocked(page);
         }
+    }
+
+    /// <summary>Release then Acquire under one lock: what a cursor does each time it moves to another page.</summary>
+    public PageRef Exchange(in PageRef old, uint page)
+    {
+        lock (_lock)
+        {
+            ReleaseLocked(old);
+            return AcquireLocked(page);
+        }
+    }
+
+    private PageRef AcquireLocked(uint page)
+    {
+        if (_map.TryGetValue(page, out int slot))
+        {
+            ref Slot s = ref _slots[slot];
+            s.Pins++;
+            s.Referenced = true;
+            return new PageRef(s.Buffer, 0, _pageSize, page, slot);
+        }
+        return Miss(page);
     }
 
     private PageRef Miss(uint page)
@@ -140,9 +155,15 @@ internal sealed class PageCache
         if (page.Slot < 0) return;
         lock (_lock)
         {
-            ref Slot s = ref _slots[page.Slot];
-            // After InvalidateAll the slot may hold another buffer: only the owner of the current buffer unpins.
-            if (s.Pins > 0 && ReferenceEquals(s.Buffer, page.Buffer)) s.Pins--;
+            ReleaseLocked(page);
         }
+    }
+
+    private void ReleaseLocked(in PageRef page)
+    {
+        if (page.Slot < 0) return;
+        ref Slot s = ref _slots[page.Slot];
+        // After InvalidateAll the slot may hold another buffer: only the owner of the current buffer unpins.
+        if (s.Pins > 0 && ReferenceEquals(s.Buffer, page.Buffer)) s.Pins--;
     }
 }

@@ -65,8 +65,29 @@ public sealed class PreparedInsert
     /// <summary>Sets text given as UTF-8 bytes (copied; converted for UTF-16 databases).</summary>
     public void SetText(int i, ReadOnlySpan<byte> utf8) => StorageAffinity.SetTextUtf8(ref _values[i], ref _scratch[i], utf8, Affinity(i), _db.TextEncoding);
 
-    /// <summary>Sets text (allocates a UTF-8 copy; prefer the span overload in hot loops).</summary>
-    public void SetText(int i, string value) => SetText(i, System.Text.Encoding.UTF8.GetBytes(value));
+    /// <summary>Sets text (encoded to UTF-8 in a temporary buffer, then copied as <see cref="SetText(int, ReadOnlySpan{byte})"/> does).</summary>
+    public void SetText(int i, string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        // The value is copied into the column's own buffer, so the encoding only needs a scratch area.
+        const int StackLimit = 512;
+        int max = System.Text.Encoding.UTF8.GetMaxByteCount(value.Length);
+        if (max <= StackLimit)
+        {
+            Span<byte> utf8 = stackalloc byte[StackLimit];
+            SetText(i, utf8[..System.Text.Encoding.UTF8.GetBytes(value, utf8)]);
+            return;
+        }
+        byte[] rented = System.Buffers.ArrayPool<byte>.Shared.Rent(max);
+        try
+        {
+            SetText(i, rented.AsSpan(0, System.Text.Encoding.UTF8.GetBytes(value, rented)));
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
 
     /// <summary>Sets a blob (copied).</summary>
     public void SetBlob(int i, ReadOnlySpan<byte> bytes) => StorageAffinity.SetBlob(ref _values[i], ref _scratch[i], bytes);

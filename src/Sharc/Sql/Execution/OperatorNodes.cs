@@ -57,6 +57,9 @@ internal sealed class CompareNode(SqlCompareOp op, Evaluator left, Evaluator rig
     {
         var a = left.Evaluate(ctx);
         var b = right.Evaluate(ctx);
+        // Two integers compare as numbers under every affinity but TEXT (which would compare their text).
+        if (a.Type == SharcColumnType.Integer && b.Type == SharcColumnType.Integer && affinity != SqlAffinity.Text)
+            return SqlCompare.Holds(op, a.IntegerValue.CompareTo(b.IntegerValue));
         if (a.IsNull || b.IsNull) return null;
         return SqlCompare.Holds(op, SqlCompare.CompareWithAffinity(a, b, affinity, collation));
     }

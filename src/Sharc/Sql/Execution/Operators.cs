@@ -93,6 +93,9 @@ internal sealed class SubqueryScanOperator(QueryPipeline inner, int frame) : Row
 internal sealed class ProjectOperator(RowOperator child, Evaluator[] projections) : TupleOperator
 {
     private readonly Values.SqlValue[] _row = new Values.SqlValue[projections.Length];
+    // Projections a top-N may leave until a row proves worth keeping, and the ones it needs first (its sort keys).
+    private int[] _eager = [];
+    private int[] _deferred = [];
 
     public override Values.SqlValue[] Current => _row;
 
@@ -103,6 +106,41 @@ internal sealed class ProjectOperator(RowOperator child, Evaluator[] projections
         if (!child.Next(ctx)) return false;
         for (int i = 0; i < projections.Length; i++) _row[i] = projections[i].Evaluate(ctx);
         return true;
+    }
+
+    /// <summary>
+    /// Lets <see cref="NextKeysOnly"/> skip the projections outside <paramref name="keys"/> that are plain reads
+    /// (columns, aggregate slots, constants): reading them later gives the same values and can raise no error, so
+    /// skipping them for rows a top-N discards changes nothing but the time. Returns false when nothing can be skipped.
+    /// </summary>
+    public bool DeferAllBut(IReadOnlyList<int> keys)
+    {
+        var eager = new List<int>();
+        var deferred = new List<int>();
+        for (int i = 0; i < projections.Length; i++)
+        {
+            bool plainRead = projections[i] is ColumnNode or AggregateSlotNode or ConstantNode;
+            if (plainRead && !keys.Contains(i)) deferred.Add(i);
+            else eager.Add(i);
+        }
+        if (deferred.Count == 0) return false;
+        _eager = [.. eager];
+        _deferred = [.. deferred];
+        return true;
+    }
+
+    /// <summary>Moves to the next row evaluating only the projections not deferred; <see cref="CompleteRow"/> does the rest.</summary>
+    public bool NextKeysOnly(ExecContext ctx)
+    {
+        if (!child.Next(ctx)) return false;
+        foreach (int i in _eager) _row[i] = projections[i].Evaluate(ctx);
+        return true;
+    }
+
+    /// <summary>Evaluates the deferred projections of the current row (before the child moves on).</summary>
+    public void CompleteRow(ExecContext ctx)
+    {
+        foreach (int i in _deferred) _row[i] = projections[i].Evaluate(ctx);
     }
 
     public override void Close() => child.Close();

@@ -97,6 +97,10 @@ internal sealed class SortOperator(TupleOperator child, IReadOnlyList<OrderingIn
 internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIntent> keys) : TupleOperator
 {
     private readonly RowOrderComparer _comparer = new(keys);
+    // Straight over a projection, only the sort keys are computed until a row beats the worst one kept: most rows
+    // of a large input are discarded, and so never pay for their other columns.
+    private readonly ProjectOperator? _project =
+        child is ProjectOperator p && p.DeferAllBut(keys.Select(k => k.Projection).ToArray()) ? p : null;
     private readonly List<(SqlValue[] Row, long Seq)> _heap = [];
     private (SqlValue[] Row, long Seq)[] _sorted = [];
     private int _count;
@@ -124,16 +128,20 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
         try
         {
             long seq = 0;
-            while (child.Next(ctx))
+            var project = _project;
+            while (project is null ? child.Next(ctx) : project.NextKeysOnly(ctx))
             {
                 var candidate = (child.Current, seq++);
                 if (_heap.Count < Capacity)
                 {
+                    project?.CompleteRow(ctx);
                     _heap.Add((Rows.Own(candidate.Current), candidate.Item2));
                     SiftUp(_heap.Count - 1);
                 }
-                else if (Compare(candidate, _heap[0]) < 0)
+                // The newcomer arrived last, so a tie with the worst kept row keeps that row: only "better" evicts.
+                else if (_comparer.Compare(candidate.Current, _heap[0].Row) < 0)
                 {
+                    project?.CompleteRow(ctx);
                     // Reuse the evicted row's array for the newcomer.
                     var evicted = _heap[0].Row;
                     Rows.OwnInto(candidate.Current, evicted);

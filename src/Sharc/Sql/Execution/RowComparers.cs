@@ -42,9 +42,12 @@ internal sealed class RowKeyComparer : IEqualityComparer<SqlValue[]>
 /// </summary>
 internal sealed class RowOrderComparer(IReadOnlyList<OrderingIntent> keys)
 {
+    // An array, not the list interface: a sort calls Compare for every pair it weighs.
+    private readonly OrderingIntent[] _keys = [.. keys];
+
     public int Compare(SqlValue[] a, SqlValue[] b)
     {
-        foreach (var k in keys)
+        foreach (var k in _keys)
         {
             ref readonly var x = ref a[k.Projection];
             ref readonly var y = ref b[k.Projection];

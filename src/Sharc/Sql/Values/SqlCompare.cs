@@ -33,6 +33,8 @@ internal static class SqlCompare
     /// </summary>
     public static int Compare(in SqlValue a, in SqlValue b, Collation collation = Collation.Binary)
     {
+        // Sorts and range checks mostly compare two integers: settle that without ranking classes.
+        if (a.Type == SharcColumnType.Integer && b.Type == SharcColumnType.Integer) return a.IntegerValue.CompareTo(b.IntegerValue);
         int ca = ClassRank(a.Type), cb = ClassRank(b.Type);
         if (ca != cb) return ca < cb ? -1 : 1;
         switch (ca)
@@ -207,6 +209,7 @@ internal static class SqlCompare
         return Compare(a, b, collation);
     }
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private static int ClassRank(SharcColumnType t) => t switch
     {
         SharcColumnType.Null => 0,

@@ -222,6 +222,13 @@ public sealed class QuerySemanticsTests(MixedDatabaseFixture fixture) : IClassFi
         "SELECT id FROM t ORDER BY (SELECT count(*) FROM u WHERE u.a = t.i), id",
         "SELECT k, v FROM kv ORDER BY k",
         "SELECT k FROM kv ORDER BY k DESC LIMIT 3",
+        // Top-N reads the columns outside the sort keys only for rows it keeps: text, blobs, NULLs and constants
+        // must still come out as a full evaluation would give them.
+        "SELECT s, b, id, x, c, 'k', n FROM t ORDER BY r DESC, id LIMIT 6",
+        "SELECT c, 3, id, s FROM t WHERE i > 1 ORDER BY id DESC LIMIT 5 OFFSET 2",
+        "SELECT b, s || 'x', id FROM t ORDER BY i, id LIMIT 9",
+        "SELECT i, count(*), max(s), min(b) FROM t GROUP BY i ORDER BY 2 DESC, 1 LIMIT 3",
+        "SELECT DISTINCT s, i FROM t ORDER BY i, s LIMIT 4",
     };
 
     [Theory]
