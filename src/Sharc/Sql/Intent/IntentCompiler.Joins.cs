@@ -184,8 +184,16 @@ internal sealed partial class IntentCompiler
             if (local < 0) continue;
             if (first is not null && item.UsingNames.Contains(name))
             {
-                if (item.Kind is JoinKind.Right or JoinKind.Full)
+                // INNER and LEFT read the leftmost item, RIGHT the rightmost, FULL all of them coalesced.
+                if (item.Kind == JoinKind.Right)
+                {
+                    first = JoinColumn(scope, join, k, local, offset);
+                    coalesced = null;
+                }
+                else if (item.Kind == JoinKind.Full)
+                {
                     (coalesced ??= [first]).Add(JoinColumn(scope, join, k, local, offset));
+                }
                 continue;
             }
             if (first is not null)
@@ -200,8 +208,32 @@ internal sealed partial class IntentCompiler
         return new CoalesceExpr(coalesced) { Affinity = first!.Affinity, Offset = offset };
     }
 
+    /// <summary>
+    /// The left side of a USING equality on <paramref name="name"/> for item <paramref name="k"/>: the leftmost item
+    /// with that column; in a join with RIGHT or FULL, every earlier item with it coalesced, each after the first
+    /// joined on it by USING or NATURAL (else SQLite calls the reference ambiguous).
+    /// </summary>
     private IntentExpr? LeftColumn(Scope scope, JoinSource join, int k, string name, int offset)
-        => UnqualifiedColumn(scope, join, k, name, offset, out _);
+    {
+        IntentExpr? first = null;
+        List<IntentExpr>? coalesced = null;
+        for (int j = 0; j < k; j++)
+        {
+            int local = LocalColumn(join.Items[j].Source, name);
+            if (local < 0) continue;
+            var column = JoinColumn(scope, join, j, local, offset);
+            if (first is null)
+            {
+                first = column;
+                if (!join.HasRightJoin) break;
+                continue;
+            }
+            if (!join.Items[j].UsingNames.Contains(name)) throw Error($"ambiguous reference to {name} in USING()", offset);
+            (coalesced ??= [first]).Add(column);
+        }
+        if (coalesced is null) return first;
+        return new CoalesceExpr(coalesced) { Affinity = first!.Affinity, Offset = offset };
+    }
 
     /// <summary>A column of item <paramref name="k"/> as the level reads it (a virtual generated column computed).</summary>
     private IntentExpr JoinColumn(Scope scope, JoinSource join, int k, int local, int offset)
@@ -279,8 +311,12 @@ internal sealed partial class IntentCompiler
                 IntentExpr e;
                 if (star.Table is null && k > 0 && item.UsingNames.Contains(col.Name) && UnqualifiedColumn(scope, join, k, col.Name, star.Start, out _) is not null)
                     continue;
-                if (star.Table is null && UsedLater(join, k, col.Name) && LeftColumn(scope, join, k, col.Name, star.Start) is null)
-                    e = UnqualifiedColumn(scope, join, join.Items.Count, col.Name, star.Start, out _)!;
+                // With a RIGHT or FULL join SQLite expands a column joined on later by its bare name, read as such.
+                if (star.Table is null && join.HasRightJoin && UsedLater(join, k, col.Name) && LeftColumn(scope, join, k, col.Name, star.Start) is null)
+                {
+                    e = UnqualifiedColumn(scope, join, join.Items.Count, col.Name, star.Start, out bool ambiguous)!;
+                    if (ambiguous) throw Error($"ambiguous column name: {col.Name}", star.Start);
+                }
                 else
                     e = JoinColumn(scope, join, k, i, star.Start);
                 if (item.Source.Name.Length > 0) CheckUniqueQualifiedName(join, k, col.Name, star.Start);

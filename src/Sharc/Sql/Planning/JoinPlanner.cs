@@ -131,7 +131,8 @@ internal static class JoinPlanner
         string read = $"SCAN {name}";
         if (item.Source is TableSource)
         {
-            var once = PlanItem(join, q.Frame, k, alone, needed);
+            // The rows are copied whole, so the path must read every column: no covering index short of all.
+            var once = PlanItem(join, q.Frame, k, alone, AllColumns(join, k));
             access = once.Access;
             read = once.Description;
         }
@@ -252,6 +253,17 @@ internal static class JoinPlanner
         IntentRewriter.VisitQuery(q, Note);
         if (q.Aggregation is { } a)
             foreach (var b in a.BareColumns) Note(b);
+        return list;
+    }
+
+    private static List<ProjectionIntent> AllColumns(JoinSource join, int k)
+    {
+        var item = join.Items[k];
+        var list = new List<ProjectionIntent>();
+        for (int c = 0; c < item.Source.Columns.Count; c++)
+            list.Add(new ProjectionIntent(new ColumnExpr(item.Frame, c, item.Source.Columns[c]), "", Format.Collation.Binary, null));
+        if (item.RowIdColumn >= 0)
+            list.Add(new ProjectionIntent(new ColumnExpr(item.Frame, SourceColumn.RowId, IntentCompiler.RowIdColumn), "", Format.Collation.Binary, null));
         return list;
     }
 
