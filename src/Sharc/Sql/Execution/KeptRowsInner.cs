@@ -8,13 +8,14 @@ namespace Sharc.Sql.Execution;
 /// pages): for each outer row it walks all of them, or, with equality keys, only those in the probe key's hash
 /// bucket. The hash only narrows the candidates; the step's conditions still decide, so affinity and collation
 /// (1 = 1.0, NOCASE) are honoured exactly: equal values under the comparison always hash alike. Memory is bounded by
-/// the item's rows. Remembers which rows matched, for RIGHT and FULL joins.
+/// the item's rows; <c>computed</c> marks the columns not kept (VIRTUAL generated ones). Remembers which rows matched, for RIGHT and FULL joins.
 /// </summary>
 internal sealed class KeptRowsInner : JoinInner
 {
     private readonly RowOperator _source;
     private readonly int _frameId;
     private readonly int _width;
+    private readonly bool[] _computed;
     private readonly bool _hasRowId;
     private readonly Evaluator? _buildFilter;
     private readonly Evaluator[] _buildKeys;
@@ -30,12 +31,13 @@ internal sealed class KeptRowsInner : JoinInner
     private int _at;
     private int _current;
 
-    public KeptRowsInner(RowOperator source, int frame, int width, bool hasRowId, Evaluator? buildFilter,
+    public KeptRowsInner(RowOperator source, int frame, bool[] computed, bool hasRowId, Evaluator? buildFilter,
         Evaluator[] buildKeys, Evaluator[] probeKeys, SqlAffinity[] affinities, Collation[] collations)
     {
         _source = source;
         _frameId = frame;
-        _width = width;
+        _width = computed.Length;
+        _computed = computed;
         _hasRowId = hasRowId;
         _buildFilter = buildFilter;
         _buildKeys = buildKeys;
@@ -109,7 +111,9 @@ internal sealed class KeptRowsInner : JoinInner
                 if (_buildFilter is not null && !_buildFilter.IsTrue(ctx)) continue;
                 var row = new SqlValue[_width + 1];
                 if (_hasRowId) row[0] = frame.Get(-1).ToOwned();
-                for (int c = 0; c < _width; c++) row[c + 1] = frame.Get(c).ToOwned();
+                // A VIRTUAL generated column is not stored: references to it compute it from the stored ones.
+                for (int c = 0; c < _width; c++)
+                    if (!_computed[c]) row[c + 1] = frame.Get(c).ToOwned();
                 int index = _rows.Count;
                 // A row whose key holds a NULL equals nothing; a RIGHT or FULL join still needs it, unmatched.
                 if (Hashed && Hash(_buildKeys, ctx, out long h))

@@ -30,7 +30,7 @@ internal sealed partial class PipelineBuilder
                 var inner = step.Method == JoinMethod.Loop
                     ? (JoinInner)new LoopInner(ItemRows(item, step.Access))
                     : new KeptRowsInner(
-                        ItemRows(item, step.Access), item.Frame, item.Source.Columns.Count, item.RowIdColumn >= 0,
+                        ItemRows(item, step.Access), item.Frame, Computed(item.Source), item.RowIdColumn >= 0,
                         step.BuildFilter is null ? null : Compile(step.BuildFilter),
                         [.. step.Keys.Select(k => Compile(k.Build))],
                         [.. step.Keys.Select(k => Compile(k.Probe))],
@@ -42,6 +42,15 @@ internal sealed partial class PipelineBuilder
             outerFrames.Add(item.Frame);
         }
         return new JoinLevelOperator(rows!, new JoinFrame(frameOf, localOf), q.Frame);
+    }
+
+    private static bool[] Computed(IntentSource source)
+    {
+        var computed = new bool[source.Columns.Count];
+        if (source is TableSource)
+            for (int c = 0; c < computed.Length; c++)
+                computed[c] = source.Columns[c].TableColumn is { Generated: SharcGeneratedKind.Virtual };
+        return computed;
     }
 
     private RowOperator ItemRows(JoinItem item, AccessPlan access) => item.Source switch
