@@ -203,9 +203,7 @@ internal sealed partial class IntentCompiler
             }
             first = JoinColumn(scope, join, k, local, offset);
         }
-        if (coalesced is null) return first;
-        // It compares as the left column does (SQLite keeps that column's affinity on the coalesced value).
-        return new CoalesceExpr(coalesced) { Affinity = first!.Affinity, Offset = offset };
+        return coalesced is null ? first : Coalesced(coalesced, offset);
     }
 
     /// <summary>
@@ -231,8 +229,20 @@ internal sealed partial class IntentCompiler
             if (!join.Items[j].UsingNames.Contains(name)) throw Error($"ambiguous reference to {name} in USING()", offset);
             (coalesced ??= [first]).Add(column);
         }
-        if (coalesced is null) return first;
-        return new CoalesceExpr(coalesced) { Affinity = first!.Affinity, Offset = offset };
+        return coalesced is null ? first : Coalesced(coalesced, offset);
+    }
+
+    /// <summary>
+    /// A USING column coalesced across RIGHT or FULL joins. It compares as its first column does: SQLite keeps that
+    /// column's affinity and collation on it (an implicit collation, not a COLLATE clause).
+    /// </summary>
+    private static IntentExpr Coalesced(List<IntentExpr> columns, int offset)
+    {
+        var first = columns[0];
+        var value = new CoalesceExpr(columns) { Affinity = first.Affinity, Offset = offset };
+        return CollationRules.Of(first) is { } collation
+            ? new CollateExpr(value, collation) { Affinity = first.Affinity, Offset = offset }
+            : value;
     }
 
     /// <summary>A column of item <paramref name="k"/> as the level reads it (a virtual generated column computed).</summary>

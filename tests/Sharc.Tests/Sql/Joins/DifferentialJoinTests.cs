@@ -20,6 +20,15 @@ public sealed class DifferentialJoinTests(ITestOutputHelper output)
     [InlineData(6)]
     [InlineData(7)]
     [InlineData(8)]
+    [InlineData(9)]
+    [InlineData(10)]
+    [InlineData(11)]
+    [InlineData(12)]
+    [InlineData(13)]
+    [InlineData(14)]
+    [InlineData(15)]
+    [InlineData(16)]
+    [InlineData(24)]
     public void Random_join_queries_answer_as_sqlite_does(int seed)
     {
         var generator = new JoinQueryGenerator(seed);

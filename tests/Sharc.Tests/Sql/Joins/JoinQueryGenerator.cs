@@ -84,18 +84,27 @@ internal sealed class JoinQueryGenerator
     {
         int n = 2 + Pick(3);
         var items = new List<Table>();
+        var subqueries = new HashSet<int>();
         var from = new StringBuilder();
         for (int i = 0; i < n; i++)
         {
             var t = Pick(_tables);
             items.Add(t);
+            // Some items are subqueries: read once into memory (hash or kept rows) instead of seeks.
+            string source = t.Name;
+            if (Chance(20))
+            {
+                subqueries.Add(i);
+                var c = Pick(t.Columns);
+                source = $"(SELECT * FROM {t.Name} WHERE {c.Name} IS NOT {Pick(Literals)})";
+            }
             if (i == 0)
             {
-                from.Append($"{t.Name} AS x0");
+                from.Append($"{source} AS x0");
                 continue;
             }
             string kind = Pick(Kinds);
-            from.Append(kind == "," ? ", " : $" {kind} ").Append($"{t.Name} AS x{i}");
+            from.Append(kind == "," ? ", " : $" {kind} ").Append($"{source} AS x{i}");
             if (kind.StartsWith("NATURAL", StringComparison.Ordinal)) continue;
             int choice = Pick(10);
             var common = t.Columns.Where(c => items.Take(i).Any(l => l.Columns.Any(lc => lc.Name == c.Name))).ToList();
@@ -133,7 +142,8 @@ internal sealed class JoinQueryGenerator
                 if (Chance(70)) outputs.Add($"x{i}.{c.Name}");
         if (outputs.Count == 0) outputs.Add("x0." + items[0].Columns[0].Name);
         if (Chance(15)) outputs.Add(Pick(items[Pick(n)].Columns).Name);
-        if (Chance(10)) outputs.Add($"x{Pick(n)}.rowid");
+        int withRowId = Pick(n);
+        if (Chance(10) && !subqueries.Contains(withRowId)) outputs.Add($"x{withRowId}.rowid");
         bool star = Chance(15);
         if (star) sb.Append('*');
         else
