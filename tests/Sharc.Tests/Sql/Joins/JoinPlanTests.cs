@@ -83,6 +83,19 @@ public sealed class JoinPlanTests
     }
 
     [Fact]
+    public void A_join_inside_a_subquery_names_its_level_on_each_line()
+    {
+        using var db = new QueryOracle(
+            "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT)",
+            "CREATE TABLE q(pid INTEGER, tag TEXT)");
+        var plan = db.Db.Explain("SELECT name FROM p WHERE EXISTS (SELECT 1 FROM q JOIN p AS p2 ON p2.id = q.pid WHERE q.pid = p.id)").Split('\n');
+        plan.Should().HaveCount(3);
+        plan[0].Should().Be("SCAN p");
+        plan[1].Should().MatchRegex("^SUBQUERY [0-9]+: SCAN q$");
+        plan[2].Should().MatchRegex("^SUBQUERY [0-9]+: SEARCH p2 USING INTEGER PRIMARY KEY \\(rowid=\\?\\)$");
+    }
+
+    [Fact]
     public void A_prepared_join_runs_again_with_new_parameters()
     {
         using var db = ChainDatabase();
