@@ -256,9 +256,34 @@ internal sealed partial class IntentCompiler
         if (e is ColumnExpr direct)
             return new ColumnExpr(scope.Frame, item.Offset + local, direct.Meta) { Affinity = direct.Affinity, Offset = offset };
         // A generated column's expression read the item's own frame: point it at the join's columns.
-        return IntentRewriter.Rewrite(e, x => x is ColumnExpr c && c.Frame == item.Frame
+        var joined = IntentRewriter.Rewrite(e, x => x is ColumnExpr c && c.Frame == item.Frame
             ? new ColumnExpr(scope.Frame, c.Column == SourceColumn.RowId ? item.RowIdColumn : item.Offset + c.Column, c.Meta) { Affinity = c.Affinity, Offset = c.Offset }
             : null);
+        return joined is GeneratedColumnExpr g && MayBeNullExtended(join, k) && Presence(scope, join, k) is { } present
+            ? g with { Value = new CaseExpr(null, [new CaseArm(new NullTestExpr(false, present), new LiteralExpr(SqlValue.Null), SqlAffinity.None, Format.Collation.Binary)], g.Value) }
+            : joined;
+    }
+
+    /// <summary>True when an outer join can stand a row of NULLs in for item <paramref name="k"/>.</summary>
+    private static bool MayBeNullExtended(JoinSource join, int k)
+    {
+        if (join.Items[k].Kind is JoinKind.Left or JoinKind.Full) return true;
+        for (int j = k + 1; j < join.Items.Count; j++)
+            if (join.Items[j].Kind is JoinKind.Right or JoinKind.Full) return true;
+        return false;
+    }
+
+    /// <summary>
+    /// A column of item <paramref name="k"/> that is NULL only in a null-extended row (the rowid, or a WITHOUT ROWID
+    /// table's first key column): a VIRTUAL generated column of a missing row is NULL, whatever its expression.
+    /// </summary>
+    private static ColumnExpr? Presence(Scope scope, JoinSource join, int k)
+    {
+        var item = join.Items[k];
+        if (item.RowIdColumn >= 0) return new ColumnExpr(scope.Frame, item.RowIdColumn, RowIdColumn) { Affinity = SqlAffinity.Integer };
+        if (item.Source is not TableSource { Table.PrimaryKey: [var pk, ..] }) return null;
+        var meta = item.Source.Columns[pk];
+        return new ColumnExpr(scope.Frame, item.Offset + pk, meta) { Affinity = meta.Affinity };
     }
 
     /// <summary>

@@ -19,7 +19,7 @@ public sealed class JoinDatabaseFixture : IDisposable
         "INSERT INTO p VALUES (1,'one'),(2,'two'),(3,'three'),(4,NULL)",
         "INSERT INTO q VALUES (1,1.5,'x'),(1,2.5,'y'),(3,3.5,'X'),(9,9.5,'z'),(NULL,0,'n')",
         "INSERT INTO r VALUES ('x',1),('Y',2),('z',3)",
-        "CREATE TABLE g(a INTEGER, b AS (a * 2), c TEXT AS (upper(z)) STORED, z TEXT)",
+        "CREATE TABLE g(a INTEGER, b AS (a * 2), c TEXT AS (upper(z)) STORED, z TEXT, d AS (coalesce(a, 'none')))",
         "INSERT INTO g(a, z) VALUES (1, 'one'), (2, 'two'), (NULL, NULL)",
         "CREATE VIEW ab AS SELECT a.x AS ax, b.z FROM a JOIN b ON a.x = b.x");
 
@@ -109,6 +109,8 @@ public sealed class JoinBehaviourTests(JoinDatabaseFixture fixture) : IClassFixt
     [InlineData("SELECT * FROM a, (b, c)")]
     [InlineData("SELECT * FROM a JOIN g ON g.b = a.x")]
     [InlineData("SELECT a.y, g.b, g.c FROM a LEFT JOIN g ON g.a = a.x")]
+    [InlineData("SELECT a.y, g.b, g.d FROM a LEFT JOIN g ON 0")]
+    [InlineData("SELECT a.y, g.b, g.d FROM g RIGHT JOIN a ON g.a = a.x")]
     [InlineData("SELECT * FROM a JOIN b ON b.x = (SELECT max(c.x) FROM c WHERE c.x > a.x)")]
     [InlineData("SELECT * FROM a LEFT JOIN (SELECT x, count(*) AS n FROM b GROUP BY x) AS s ON s.x = a.x")]
     [InlineData("SELECT * FROM a RIGHT JOIN (SELECT x, z FROM b WHERE z <> 'b3') AS s USING (x)")]
