@@ -5,7 +5,7 @@ using Sharc.Sql.Values;
 namespace Sharc.Sql.Execution;
 
 /// <summary>Builds pipelines and compiles expressions for one execution of a planned statement.</summary>
-internal sealed class PipelineBuilder(SharcDatabase db, IReadOnlyDictionary<QueryIntent, Planning.LevelPlan> plans)
+internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDictionary<QueryIntent, Planning.LevelPlan> plans)
 {
     /// <summary>The b-tree readers the pipelines read with (they pin pages until disposed).</summary>
     public List<SharcDataReader> Readers { get; } = [];
@@ -17,9 +17,11 @@ internal sealed class PipelineBuilder(SharcDatabase db, IReadOnlyDictionary<Quer
         {
             TableSource t => Track(new TableScanOperator(db, t, plan.Access, q.Frame, Compile)),
             SubquerySource s => new SubqueryScanOperator(Build(s.Query), q.Frame),
+            JoinSource j => BuildJoin(q, j, plan.Join!),
             _ => new SingleRowOperator(q.Frame),
         };
-        if (q.Where is not null) rows = new FilterOperator(rows, Compile(q.Where));
+        // A join applies WHERE inside, each term at the first step where it can decide.
+        if (q.Where is not null && q.Source is not JoinSource) rows = new FilterOperator(rows, Compile(q.Where));
         if (q.Aggregation is { } a)
         {
             var keys = a.Keys.Select(Compile).ToArray();

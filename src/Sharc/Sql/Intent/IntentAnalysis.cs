@@ -11,6 +11,9 @@ internal static class IntentAnalysis
         if (q.Having is not null) yield return q.Having;
         if (q.Limit is not null) yield return q.Limit;
         if (q.Offset is not null) yield return q.Offset;
+        if (q.Source is JoinSource join)
+            foreach (var on in join.On)
+                if (on is not null) yield return on;
         if (q.Aggregation is { } a)
         {
             foreach (var k in a.Keys) yield return k;
@@ -38,6 +41,14 @@ internal static class IntentAnalysis
     {
         defined.Add(q.Frame);
         if (q.Source is SubquerySource s) Frames(s.Query, defined, referenced);
+        if (q.Source is JoinSource join)
+        {
+            foreach (var item in join.Items)
+            {
+                defined.Add(item.Frame);
+                if (item.Source is SubquerySource js) Frames(js.Query, defined, referenced);
+            }
+        }
         foreach (var e in LevelExpressions(q)) Walk(e, defined, referenced);
     }
 

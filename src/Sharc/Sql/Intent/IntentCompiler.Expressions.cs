@@ -282,7 +282,8 @@ internal sealed partial class IntentCompiler
         for (var s = scope; s is not null; s = s.Parent)
         {
             var source = s.Source;
-            if (source is not null && (c.Table is null ? !s.QualifiedOnly : SqlNameComparer.Instance.Equals(c.Table, source.Name)))
+            if (source is JoinSource join && ResolveJoinColumn(c, s, join) is { } joined) return joined;
+            if (source is not null and not JoinSource && (c.Table is null ? !s.QualifiedOnly : SqlNameComparer.Instance.Equals(c.Table, source.Name)))
             {
                 for (int i = 0; i < source.Columns.Count; i++)
                 {

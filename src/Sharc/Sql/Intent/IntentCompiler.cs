@@ -90,6 +90,7 @@ internal sealed partial class IntentCompiler
         var source = core.From is null ? null : CompileFrom(core.From, parent);
         bool isAggregate = core.GroupBy.Count > 0 || AnyAggregate(core.Columns) || (core.Having is not null && ContainsAggregate(core.Having));
         var scope = new Scope(parent, frame, source, isAggregate);
+        if (source is JoinSource join) CompileJoinConditions(join, scope);
 
         var results = CompileResults(core, scope);
         scope.Results = results;
@@ -203,7 +204,7 @@ internal sealed partial class IntentCompiler
 
     private IntentSource CompileFrom(SqlJoinClause from, Scope? parent)
     {
-        if (from.Joins.Count > 0) Unsupported.Throw("joins (more than one table in FROM)", _sql, from.Joins[0].Start);
+        if (from.Joins.Count > 0 || from.First is SqlNestedJoinSource) return CompileJoin(from, parent);
         switch (from.First)
         {
             case SqlTableRef t:
@@ -370,6 +371,11 @@ internal sealed partial class IntentCompiler
     {
         var source = scope.Source;
         if (source is null) throw Error("no tables specified", star.Start);
+        if (source is JoinSource join)
+        {
+            ExpandJoinStar(star, scope, join, results);
+            return;
+        }
         if (star.Table is not null && !SqlNameComparer.Instance.Equals(star.Table, source.Name))
             throw Error($"no such table: {star.Table}", star.Start);
         for (int i = 0; i < source.Columns.Count; i++)

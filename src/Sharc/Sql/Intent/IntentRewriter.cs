@@ -161,6 +161,12 @@ internal static class IntentRewriter
                 changed = true;
             }
         }
+        if (source is JoinSource join)
+        {
+            var rewritten = RewriteJoin(join, f);
+            changed |= !ReferenceEquals(rewritten, join);
+            source = rewritten;
+        }
         var projections = new ProjectionIntent[q.Projections.Count];
         for (int i = 0; i < projections.Length; i++)
         {
@@ -207,6 +213,30 @@ internal static class IntentRewriter
             Offset = offset,
             Aggregation = aggregation,
         };
+    }
+
+    /// <summary>Rewrites the join conditions and the subqueries of a join's items.</summary>
+    private static JoinSource RewriteJoin(JoinSource join, Func<IntentExpr, IntentExpr?> f)
+    {
+        bool changed = false;
+        var on = new IntentExpr?[join.On.Length];
+        for (int i = 0; i < on.Length; i++)
+        {
+            on[i] = RewriteOpt(join.On[i], f);
+            changed |= !ReferenceEquals(on[i], join.On[i]);
+        }
+        var items = new JoinItem[join.Items.Count];
+        for (int i = 0; i < items.Length; i++)
+        {
+            var item = join.Items[i];
+            items[i] = item;
+            if (item.Source is not SubquerySource sub) continue;
+            var inner = RewriteQuery(sub.Query, f);
+            if (ReferenceEquals(inner, sub.Query)) continue;
+            items[i] = item with { Source = sub with { Query = inner } };
+            changed = true;
+        }
+        return changed ? join with { Items = items, On = on } : join;
     }
 
     /// <summary>Calls <paramref name="visit"/> on every node of the tree (subqueries included).</summary>

@@ -55,4 +55,8 @@ internal sealed record AccessPlan(
 }
 
 /// <summary>The plan of one query level: its access path, and whether that path already yields the ORDER BY order.</summary>
-internal sealed record LevelPlan(AccessPlan Access, bool OrderSatisfied, string Description);
+internal sealed record LevelPlan(AccessPlan Access, bool OrderSatisfied, string Description)
+{
+    /// <summary>For a level that joins several items: the order and method of each step.</summary>
+    public JoinPlan? Join { get; init; }
+}

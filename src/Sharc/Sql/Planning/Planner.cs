@@ -36,6 +36,9 @@ internal static class Planner
         if (plans.ContainsKey(q)) return;
         plans[q] = Plan(q);
         if (q.Source is SubquerySource s) Collect(s.Query, plans);
+        if (q.Source is JoinSource join)
+            foreach (var item in join.Items)
+                if (item.Source is SubquerySource js) Collect(js.Query, plans);
         foreach (var e in IntentAnalysis.LevelExpressions(q)) CollectSubqueries(e, plans);
     }
 
@@ -65,6 +68,7 @@ internal static class Planner
 
     public static LevelPlan Plan(QueryIntent q)
     {
+        if (q.Source is JoinSource) return JoinPlanner.Plan(q);
         if (q.Source is not TableSource table)
         {
             string what = q.Source switch
@@ -324,7 +328,7 @@ internal static class Planner
 
     // ---- descriptions ------------------------------------------------------------------------------------------
 
-    private static string SortNote(QueryIntent q, bool ordered)
+    internal static string SortNote(QueryIntent q, bool ordered)
     {
         var sb = new StringBuilder();
         if (q.Aggregation is { Keys.Count: > 0 }) sb.Append("; USE HASH TABLE FOR GROUP BY");

@@ -56,8 +56,8 @@ internal sealed class QueryPlan
     }
 
     /// <summary>
-    /// A description of the plan in the spirit of EXPLAIN QUERY PLAN: one line per query level, the statement's own
-    /// level first, then its subqueries and views.
+    /// A description of the plan in the spirit of EXPLAIN QUERY PLAN: one line per query level (per step of a join),
+    /// the statement's own level first, then its subqueries and views.
     /// </summary>
     public string Describe()
     {
@@ -66,7 +66,9 @@ internal sealed class QueryPlan
         foreach (var (intent, level) in Levels)
         {
             if (!first) sb.Append('\n');
-            sb.Append(first ? "" : $"SUBQUERY {intent.Frame}: ").Append(level.Description);
+            // A join describes each of its steps on a line of its own: each line names the level it belongs to.
+            string prefix = first ? "" : $"SUBQUERY {intent.Frame}: ";
+            sb.Append(prefix).Append(level.Description.Replace("\n", "\n" + prefix, StringComparison.Ordinal));
             first = false;
         }
         return sb.ToString();

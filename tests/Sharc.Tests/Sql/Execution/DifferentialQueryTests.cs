@@ -26,27 +26,7 @@ public sealed class DifferentialQueryTests(MixedDatabaseFixture fixture, ITestOu
     {
         var db = fixture.Oracle;
         var generator = new QueryGenerator(seed);
-        var failures = new List<string>();
-        int errors = 0;
-        for (int q = 0; q < QueriesPerSeed; q++)
-        {
-            var (sql, ordered) = generator.Next();
-            var expected = db.Expected(sql);
-            var actual = db.Actual(sql);
-            if (expected is ["ERROR"]) errors++;
-            if (!ordered)
-            {
-                expected.Sort(StringComparer.Ordinal);
-                actual.Sort(StringComparer.Ordinal);
-            }
-            if (!expected.SequenceEqual(actual))
-            {
-                int at = 0;
-                while (at < Math.Min(expected.Count, actual.Count) && expected[at] == actual[at]) at++;
-                failures.Add($"{sql}\n  {expected.Count} rows expected, {actual.Count} given, first difference at row {at}" +
-                    $"\n  expected: {string.Join("; ", expected.Skip(at).Take(3))}\n  actual:   {string.Join("; ", actual.Skip(at).Take(3))}");
-            }
-        }
+        var (failures, errors) = db.Disagreements(generator.Next, QueriesPerSeed);
         output.WriteLine($"seed {seed}: {QueriesPerSeed} queries, {failures.Count} disagreements, {errors} that SQLite rejects");
         failures.Should().BeEmpty(string.Join("\n\n", failures.Take(8)));
     }

@@ -56,7 +56,7 @@ public sealed class QueryCommandTests : IDisposable
         r.ExitCode.Should().Be(Program.ExitDataError);
         r.Stderr.Should().Be("sharc: error: no such column: nope (line 1, column 8)\n");
 
-        var unsupported = CliFixture.Run("query", _db, "SELECT * FROM t, t AS u");
+        var unsupported = CliFixture.Run("query", _db, "SELECT * FROM (t, t AS u) AS j");
         unsupported.ExitCode.Should().Be(Program.ExitDataError);
         unsupported.Stderr.Should().Contain("is not supported");
     }

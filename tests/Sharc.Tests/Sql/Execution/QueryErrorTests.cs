@@ -69,8 +69,8 @@ public sealed class QueryErrorTests(MixedDatabaseFixture fixture) : IClassFixtur
     }
 
     [Theory]
-    [InlineData("SELECT * FROM t, u", "joins")]
-    [InlineData("SELECT * FROM t JOIN u ON t.i = u.a", "joins")]
+    [InlineData("SELECT * FROM (t, u) AS j", "an alias on a parenthesized join")]
+    [InlineData("SELECT * FROM t LEFT JOIN (t AS a JOIN u) ON 1", "a parenthesized join on the right of an outer, NATURAL or USING join")]
     [InlineData("SELECT i FROM t UNION SELECT a FROM u", "compound SELECT")]
     [InlineData("WITH x AS (SELECT 1) SELECT * FROM x", "WITH")]
     [InlineData("SELECT row_number() OVER () FROM t", "window functions")]

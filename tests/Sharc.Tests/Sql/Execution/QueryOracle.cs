@@ -134,6 +134,34 @@ internal sealed class QueryOracle : IDisposable
             $"expected from there: {string.Join("; ", expected.Skip(at).Take(4))}\nactual from there:   {string.Join("; ", actual.Skip(at).Take(4))}");
     }
 
+    /// <summary>
+    /// Runs generated queries on both engines; returns the disagreements (each described) and how many queries SQLite
+    /// rejected. Rows are compared as sequences when a query's order is total, else as multisets.
+    /// </summary>
+    public (List<string> Failures, int Errors) Disagreements(Func<(string Sql, bool Ordered)> next, int count)
+    {
+        var failures = new List<string>();
+        int errors = 0;
+        for (int q = 0; q < count; q++)
+        {
+            var (sql, ordered) = next();
+            var expected = Expected(sql);
+            var actual = Actual(sql);
+            if (expected is ["ERROR"]) errors++;
+            if (!ordered)
+            {
+                expected.Sort(StringComparer.Ordinal);
+                actual.Sort(StringComparer.Ordinal);
+            }
+            if (expected.SequenceEqual(actual)) continue;
+            int at = 0;
+            while (at < Math.Min(expected.Count, actual.Count) && expected[at] == actual[at]) at++;
+            failures.Add($"{sql}\n  {expected.Count} rows expected, {actual.Count} given, first difference at row {at}" +
+                $"\n  expected: {string.Join("; ", expected.Skip(at).Take(3))}\n  actual:   {string.Join("; ", actual.Skip(at).Take(3))}");
+        }
+        return (failures, errors);
+    }
+
     public void Dispose()
     {
         Db.Dispose();
