@@ -36,6 +36,7 @@ public sealed partial class SharcDatabase
     public SharcDataReader Query(string sql, params object?[] parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
+        if (RunUnlessSelect(sql, parameters) is { } rows) return rows;
         var execution = new QueryExecution(this, GetPlan(sql), ownedByReader: true);
         execution.BindAll(parameters);
         execution.Start();

@@ -11,7 +11,7 @@ namespace Sharc.Storage;
 /// each page's original content in a rollback journal first. Commit follows SQLite's order: journal synced and
 /// sealed, EXCLUSIVE lock, pages written, file synced, journal deleted (the commit point), locks released.
 /// </summary>
-internal sealed class Pager : IPageSource
+internal sealed partial class Pager : IPageSource
 {
     private readonly IStorageSystem _fs;
     private readonly IStorageFile _file;

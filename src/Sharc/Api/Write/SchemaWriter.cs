@@ -12,7 +12,7 @@ namespace Sharc.Write;
 /// SQLite writes them (statement text normalized the same way, sqlite_autoindex_* rows for constraints, the
 /// schema cookie bumped), and b-tree pages of dropped objects go to the freelist.
 /// </summary>
-internal sealed class SchemaWriter
+internal sealed partial class SchemaWriter
 {
     private readonly SharcDatabase _db;
     private BTreeMutator Mutator => _db.Mutator;
@@ -62,7 +62,7 @@ internal sealed class SchemaWriter
         BumpCookie();
         // Fill the new index from the existing rows (a UNIQUE violation aborts the statement).
         _db.ReloadSchema();
-        var writer = _db.WriterFor(table.Name);
+        var writer = _db.WriterFor(table.Name, changesRows: false);
         writer.BuildIndex(_db.Schema.GetIndex(stmt.Name));
     }
 

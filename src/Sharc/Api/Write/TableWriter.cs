@@ -22,7 +22,7 @@ internal sealed class IndexPlan
 /// Writes rows of one table: builds records with SQLite's affinity conversions, enforces NOT NULL and UNIQUE /
 /// PRIMARY KEY constraints, picks rowids as SQLite does, maintains every index and sqlite_sequence.
 /// </summary>
-internal sealed class TableWriter
+internal sealed partial class TableWriter
 {
     private readonly SharcDatabase _db;
     private readonly BTreeMutator _mutator;
