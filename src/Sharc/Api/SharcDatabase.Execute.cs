@@ -176,7 +176,7 @@ public sealed partial class SharcDatabase
     /// refused clearly rather than stored in the file.
     /// </summary>
     internal void CreateTempView(string name, string selectSql, bool ifNotExists, string sql, int offset)
-        => Sql.Intent.Unsupported.Throw("TEMP views", sql, offset);
+        => Sql.Intent.Unsupported.Throw("CREATE TEMP VIEW", sql, offset);
 
     /// <summary>
     /// For <see cref="Query"/>: a statement other than SELECT (INSERT … RETURNING, PRAGMA, any other) is run here

@@ -22,7 +22,7 @@ internal static class DdlStatements
             switch (statement)
             {
                 case SqlCreateTableStatement { Temporary: true } t:
-                    return Unsupported.Throw<StatementOutcome>("TEMP tables", sql, t.Start);
+                    return Unsupported.Throw<StatementOutcome>("CREATE TEMP TABLE", sql, t.Start);
                 case SqlCreateTableStatement { AsSelect: not null } t:
                     return CreateTableAs.Run(db, sql, t, parameters);
                 case SqlCreateTableStatement:
@@ -86,7 +86,7 @@ internal static class DdlStatements
     private static StatementOutcome CreateTrigger(SharcDatabase db, string sql, SqlCreateTriggerStatement trigger)
     {
         CheckSchemaName(sql, trigger.Schema, trigger.Start);
-        if (trigger.Temporary) Unsupported.Throw("TEMP triggers", sql, trigger.Start);
+        if (trigger.Temporary) Unsupported.Throw("CREATE TEMP TRIGGER", sql, trigger.Start);
         var table = db.Schema.FindTable(trigger.Table);
         bool isView = table is null && db.Schema.FindView(trigger.Table) is not null;
         if (table is null && !isView) throw new SharcException($"no such table: main.{trigger.Table}");

@@ -53,7 +53,7 @@ internal sealed class ReturningRows : IDisposable
                     break;
             }
         }
-        var compiled = RowExpressions.Compile(db, sql, expressions, new RowBinding(target.Alias ?? target.Name, table));
+        var compiled = RowExpressions.Compile(db, sql, expressions, new RowBinding(table.Name, table));
         DmlTarget.Bind(compiled.Parameters, parameters);
         return new ReturningRows(compiled, [.. columns]);
     }
