@@ -25,7 +25,9 @@ internal static class DdlStatements
                     return Unsupported.Throw<StatementOutcome>("CREATE TEMP TABLE", sql, t.Start);
                 case SqlCreateTableStatement { AsSelect: not null } t:
                     return CreateTableAs.Run(db, sql, t, parameters);
-                case SqlCreateTableStatement:
+                case SqlCreateTableStatement t:
+                    if (db.Schema.FindView(t.Name) is { } existing)
+                        return t.IfNotExists ? StatementOutcome.None : throw new SharcException($"view {existing.Name} already exists");
                     return Write(db, () => new SchemaWriter(db).CreateTable(text));
                 case SqlCreateIndexStatement index:
                     if (db.Schema.FindView(index.Table) is not null) throw new SharcException("views may not be indexed");
@@ -93,7 +95,7 @@ internal static class DdlStatements
         string name = table?.Name ?? db.Schema.FindView(trigger.Table)!.Name;
         if (name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException("cannot create trigger on system table");
         if (isView && trigger.Timing != SqlTriggerTiming.InsteadOf)
-            throw new SharcException($"cannot create {(trigger.Timing == SqlTriggerTiming.After ? "AFTER" : "BEFORE")} trigger on view: main.{name}");
+            throw new SharcException($"cannot create {(trigger.Timing == SqlTriggerTiming.After ? "AFTER" : "BEFORE")} trigger on view: {name}");
         if (!isView && trigger.Timing == SqlTriggerTiming.InsteadOf)
             throw new SharcException($"cannot create INSTEAD OF trigger on table: {name}");
         string stored = "CREATE TRIGGER " + sql[trigger.NameOffset..trigger.End];
