@@ -71,3 +71,41 @@ internal sealed partial class TableWriter
 
     private static long ThrowMismatch() => throw new SharcConstraintException("datatype mismatch");
 }
+
+/// <summary>What UPSERT needs from the writer: which uniqueness constraints a new row would break, and the rows it would meet.</summary>
+internal sealed partial class TableWriter
+{
+    /// <summary>
+    /// The uniqueness constraints a row about to be inserted into a rowid table conflicts with, in the order they are
+    /// checked: the rowid (index null) first, then each UNIQUE index; each with the rowid of the existing row.
+    /// </summary>
+    public List<(SharcIndex? Index, long RowId)> UniqueConflicts(ReadOnlySpan<StoredValue> row, StoredValue explicitRowId)
+    {
+        var found = new List<(SharcIndex?, long)>();
+        row.CopyTo(_record);
+        int alias = _table.RowIdAliasOrdinal;
+        var given = alias >= 0 && _record[alias].Type != SharcColumnType.Null ? _record[alias] : explicitRowId;
+        long rowId = 0;
+        if (given.Type == SharcColumnType.Integer)
+        {
+            rowId = given.Integer;
+            if (_mutator.TableContains(_table.RootPage, rowId)) found.Add((null, rowId));
+        }
+        foreach (var ix in _indexes)
+        {
+            if (!ix.Index.IsUnique) continue;
+            long conflict = FindConflict(ix, rowId);
+            if (conflict != long.MinValue) found.Add((ix.Index, conflict));
+        }
+        return found;
+    }
+
+    /// <summary>Reads row <paramref name="rowId"/> as stored values in column order (the rowid alias as its value); false when missing.</summary>
+    public bool ReadRow(long rowId, Span<StoredValue> into)
+    {
+        if (!LoadRow(rowId)) return false;
+        _record.AsSpan().CopyTo(into);
+        if (_table.RowIdAliasOrdinal >= 0) into[_table.RowIdAliasOrdinal] = StoredValue.FromInteger(rowId);
+        return true;
+    }
+}

@@ -17,13 +17,13 @@ internal static class DmlInsert
     public static StatementOutcome Run(SharcDatabase db, string sql, SqlInsertStatement insert, SqlValue[] parameters)
     {
         if (insert.With is not null) Unsupported.Throw("WITH before INSERT", sql, insert.With.Start);
-        if (insert.Upserts.Count > 0) Unsupported.Throw("UPSERT (ON CONFLICT … DO)", sql, insert.Upserts[0].Start);
         var table = DmlTarget.Resolve(db, sql, insert.Table);
         int[] targets = insert.Source is null ? [] : TargetColumns(sql, insert, table);
         var action = insert.Conflict == SqlConflictAction.Default ? SqlConflictAction.Abort : insert.Conflict;
         return db.RunSqlStatement(() =>
         {
             using var returning = ReturningRows.Create(db, sql, insert.Returning, insert.Table, table, parameters);
+            using var upsert = insert.Upserts.Count > 0 ? new DmlUpsert(db, sql, insert, table, parameters) : null;
             var rows = SourceRows(db, sql, insert, table, targets, parameters);
             var writer = db.WriterFor(table.Name);
             var encoding = db.TextEncoding;
@@ -50,6 +50,7 @@ internal static class DmlInsert
                 writer.FillDefaults(stored, given);
                 if (action == SqlConflictAction.Replace) DefaultsForNotNull(writer, table, stored);
                 if (explicitRowId.Type is not (SharcColumnType.Null or SharcColumnType.Integer)) CheckRowId(ref explicitRowId);
+                if (upsert is not null && upsert.TryHandle(db, writer, stored, explicitRowId, ref changes, returning)) continue;
                 long rowId;
                 try
                 {

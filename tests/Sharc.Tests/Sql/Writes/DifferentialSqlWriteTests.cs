@@ -84,7 +84,13 @@ public class DifferentialSqlWriteTests
                     ? $"UPDATE w SET v = {Value(rng, 100)} WHERE n = {rng.Next(4)}"
                     : $"DELETE FROM w WHERE k = {Text(rng)}";
             default:
-                return $"INSERT {action}INTO p VALUES ({Value(rng, 10)}, {(rng.Next(5) == 0 ? "NULL" : Text(rng))})";
+                string upsert = rng.Next(3) switch
+                {
+                    0 => "",
+                    1 => " ON CONFLICT DO NOTHING",
+                    _ => " ON CONFLICT(y) DO UPDATE SET x = coalesce(x, 0) + excluded.x WHERE excluded.x IS NOT NULL",
+                };
+                return $"INSERT {(upsert.Length > 0 ? "" : action)}INTO p VALUES ({Value(rng, 10)}, {(rng.Next(5) == 0 ? "NULL" : Text(rng))}){upsert}{(rng.Next(4) == 0 ? " RETURNING *" : "")}";
         }
     }
 
