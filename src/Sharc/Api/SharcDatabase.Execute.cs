@@ -97,6 +97,10 @@ public sealed partial class SharcDatabase
     /// what the statement did before it; under ROLLBACK it ends the whole transaction.
     /// </summary>
     internal T RunSqlStatement<T>(Func<T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
+        => RunSqlStatement(op, static f => f(), onConstraint);
+
+    /// <summary>As <see cref="RunSqlStatement{T}(Func{T}, SqlConflictAction)"/>, with state instead of a closure (prepared statements allocate less).</summary>
+    internal T RunSqlStatement<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
     {
         var pager = WritablePager;
         if (_transaction is not null)
@@ -104,7 +108,7 @@ public sealed partial class SharcDatabase
             pager.BeginStatement();
             try
             {
-                var r = op();
+                var r = op(state);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
                 return r;
@@ -134,7 +138,7 @@ public sealed partial class SharcDatabase
         AfterBegin();
         try
         {
-            var r = op();
+            var r = op(state);
             BeforeCommit();
             pager.Commit();
             AfterEnd();
@@ -196,5 +200,17 @@ public sealed partial class SharcDatabase
         for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(parameters[i]);
         var outcome = SqlScript.RunStatement(this, sql, statement, values);
         return new SharcDataReader(this, outcome.Rows ?? new Sql.Execution.QueryExecution([], []));
+    }
+
+    /// <summary>For <see cref="Prepare"/>: a statement other than SELECT becomes a prepared write; null for a SELECT.</summary>
+    private PreparedQuery? PrepareUnlessSelect(string sql)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        lock (_planLock)
+        {
+            if (_plans.ContainsKey(sql)) return null;
+        }
+        var statement = Sql.Parsing.SqlParser.ParseStatement(sql);
+        return statement is SqlSelectStatement ? null : new PreparedQuery(this, new PreparedWrite(this, sql, statement));
     }
 }

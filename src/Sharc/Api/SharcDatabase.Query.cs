@@ -50,7 +50,7 @@ public sealed partial class SharcDatabase
     /// returns. After the first execution, running a filtered scan or a point lookup again allocates nothing.
     /// </summary>
     /// <exception cref="SharcSqlException">As for <see cref="Query"/>.</exception>
-    public PreparedQuery Prepare(string sql) => new(this, GetPlan(sql));
+    public PreparedQuery Prepare(string sql) => PrepareUnlessSelect(sql) ?? new(this, GetPlan(sql));
 
     /// <summary>
     /// How the statement would run, in the spirit of EXPLAIN QUERY PLAN: one line per query level (SCAN or SEARCH,
