@@ -50,16 +50,7 @@ internal sealed class ExecCommand : ICommand
         using var db = OpenOrCreate(path, sql);
         try
         {
-            SqlScript.Run(db, sql, new ScriptParameters([], null), reader =>
-            {
-                var writer = RowWriters.Create(format, stdout);
-                var names = new string[reader.FieldCount];
-                for (int i = 0; i < names.Length; i++) names[i] = reader.GetName(i);
-                writer.Begin(names);
-                var row = new ReaderRow(reader);
-                while (reader.Read()) writer.WriteRow(row);
-                writer.Complete();
-            });
+            SqlScript.Run(db, sql, new ScriptParameters([], null), reader => RowWriters.WriteAll(format, stdout, reader));
         }
         finally
         {

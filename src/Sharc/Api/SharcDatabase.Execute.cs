@@ -58,7 +58,7 @@ public sealed partial class SharcDatabase
     /// </summary>
     public bool ForeignKeysEnabled { get; set; }
 
-    /// <summary>The transaction SQL BEGIN (or a SAVEPOINT outside a transaction) started, if still open.</summary>
+    /// <summary>True while a transaction is open (SQL BEGIN or SAVEPOINT, or <see cref="BeginTransaction"/>).</summary>
     internal bool InExplicitTransaction => _transaction is not null;
 
     internal void SqlBegin()
@@ -67,22 +67,21 @@ public sealed partial class SharcDatabase
         _sqlTransaction = BeginTransaction();
     }
 
-    internal void SqlCommit()
-    {
-        if (_transaction is null) throw SqlScript.Positionless("cannot commit - no transaction is active");
-        var tx = _transaction;
-        _sqlTransaction = null;
-        _savepoints.Clear();
-        tx.Commit();
-    }
+    /// <summary>COMMIT / END: ends the open transaction, however it was begun.</summary>
+    internal void SqlCommit() => EndSqlTransaction(commit: true);
 
-    internal void SqlRollback()
+    /// <summary>ROLLBACK: discards the open transaction, however it was begun.</summary>
+    internal void SqlRollback() => EndSqlTransaction(commit: false);
+
+    private void EndSqlTransaction(bool commit)
     {
-        if (_transaction is null) throw SqlScript.Positionless("cannot rollback - no transaction is active");
+        if (_transaction is null)
+            throw SqlScript.Positionless($"cannot {(commit ? "commit" : "rollback")} - no transaction is active");
         var tx = _transaction;
         _sqlTransaction = null;
         _savepoints.Clear();
-        tx.Rollback();
+        if (commit) tx.Commit();
+        else tx.Rollback();
     }
 
     /// <summary>Rolls back a transaction left open by SQL (the CLI does so at exit, as the sqlite3 shell does).</summary>
