@@ -101,7 +101,8 @@ public sealed partial class SharcDatabase
     /// <summary>As <see cref="RunSqlStatement{T}(Func{T}, SqlConflictAction)"/>, with state instead of a closure (prepared statements allocate less).</summary>
     internal T RunSqlStatement<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
     {
-        var pager = WritablePager;
+        if (_pager is null) throw new SharcException("attempt to write a readonly database (open it with SharcOpenOptions { Writable = true })");
+        var pager = _pager;
         if (_transaction is not null)
         {
             pager.BeginStatement();

@@ -80,4 +80,16 @@ public class TransactionTests
         o.Db.Execute("DELETE FROM t WHERE a = :x", new Dictionary<string, object?> { ["x"] = 4L }).Should().Be(1);
         o.Db.LastChanges.Should().Be(1);
     }
+
+    [Fact]
+    public void Writing_a_read_only_database_through_sql_says_so()
+    {
+        using var o = new WriteOracle();
+        o.Db.Execute("CREATE TABLE t(a)");
+        using var ro = SharcDatabase.Open(o.SharcPath);
+        Assert.Throws<SharcException>(() => ro.Execute("INSERT INTO t VALUES (1)")).Message.Should().StartWith("attempt to write a readonly database");
+        using var r = ro.Query("PRAGMA user_version");
+        r.Read().Should().BeTrue();
+        r.GetInt64(0).Should().Be(0);
+    }
 }
