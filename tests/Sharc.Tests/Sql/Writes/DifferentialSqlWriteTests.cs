@@ -17,13 +17,13 @@ public class DifferentialSqlWriteTests
         """;
 
     [Theory]
-    [InlineData(1, 4096)]
-    [InlineData(2, 512)]
-    [InlineData(3, 1024)]
-    [InlineData(4, 4096)]
-    public void Random_sql_writes_match_sqlite(int seed, int pageSize)
+    [InlineData(1, 4096, SharcTextEncoding.Utf8, SharcAutoVacuum.None)]
+    [InlineData(2, 512, SharcTextEncoding.Utf16LE, SharcAutoVacuum.None)]
+    [InlineData(3, 1024, SharcTextEncoding.Utf8, SharcAutoVacuum.Full)]
+    [InlineData(4, 4096, SharcTextEncoding.Utf16BE, SharcAutoVacuum.Incremental)]
+    public void Random_sql_writes_match_sqlite(int seed, int pageSize, SharcTextEncoding encoding, SharcAutoVacuum autoVacuum)
     {
-        using var o = new WriteOracle(new SharcCreateOptions { PageSize = pageSize });
+        using var o = new WriteOracle(new SharcCreateOptions { PageSize = pageSize, TextEncoding = encoding, AutoVacuum = autoVacuum });
         foreach (var s in Schema.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)) o.Ok(s);
         var rng = new Random(seed);
         for (int batch = 0; batch < 12; batch++)

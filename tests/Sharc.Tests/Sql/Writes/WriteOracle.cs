@@ -24,6 +24,7 @@ public sealed class WriteOracle : IDisposable
         {
             Oracle.Exec(_sqlite, $"PRAGMA page_size={options.PageSize}");
             Oracle.Exec(_sqlite, $"PRAGMA auto_vacuum={(int)options.AutoVacuum}");
+            Oracle.Exec(_sqlite, $"PRAGMA encoding='{options.TextEncoding switch { SharcTextEncoding.Utf16LE => "UTF-16le", SharcTextEncoding.Utf16BE => "UTF-16be", _ => "UTF-8" }}'");
         }
     }
 
