@@ -7,7 +7,8 @@ using Sharc.Sql.Values;
 namespace Sharc;
 
 /// <summary>
-/// A SELECT parsed and planned once, to be executed many times with new parameter values. Bind values by slot
+/// A statement parsed and planned once, to be executed many times with new parameter values: a SELECT, or an
+/// INSERT / UPDATE / DELETE / DDL / PRAGMA whose RETURNING or PRAGMA rows the reader serves. Bind values by slot
 /// (1-based, as SQLite numbers parameters) or by name (":a", "@a", "$a", "?3" — or the name without its prefix),
 /// then call <see cref="Execute(object?[])"/> and read the reader it returns. The same reader object is returned by
 /// every execution and its buffers are reused: after the first run, a filtered scan or a point lookup executes,
