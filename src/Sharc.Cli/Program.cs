@@ -25,6 +25,7 @@ public static class Program
         new SchemaCommand(),
         new DumpCommand(),
         new QueryCommand(),
+        new ExecCommand(),
         new CheckCommand(),
         new DemoCommand(),
         new SltCommand(),

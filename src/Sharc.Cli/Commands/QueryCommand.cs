@@ -73,14 +73,8 @@ internal sealed class QueryCommand : ICommand
         using var query = db.Prepare(p[1]);
         foreach (var binding in bindings) Bind(query, binding);
 
-        var writer = RowWriters.Create(format, stdout);
         using var reader = query.Execute();
-        var names = new string[reader.FieldCount];
-        for (int i = 0; i < names.Length; i++) names[i] = reader.GetName(i);
-        writer.Begin(names);
-        var row = new ReaderRow(reader);
-        while (reader.Read()) writer.WriteRow(row);
-        writer.Complete();
+        RowWriters.WriteAll(format, stdout, reader);
         return Program.ExitOk;
     }
 

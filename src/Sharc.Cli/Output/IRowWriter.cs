@@ -76,6 +76,18 @@ internal static class RowWriters
         OutputFormat.Table => new TableWriter(output),
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, null),
     };
+
+    /// <summary>Writes every row of <paramref name="reader"/> (with its column names) in <paramref name="format"/>.</summary>
+    public static void WriteAll(OutputFormat format, TextWriter output, SharcDataReader reader)
+    {
+        var writer = Create(format, output);
+        var names = new string[reader.FieldCount];
+        for (int i = 0; i < names.Length; i++) names[i] = reader.GetName(i);
+        writer.Begin(names);
+        var row = new ReaderRow(reader);
+        while (reader.Read()) writer.WriteRow(row);
+        writer.Complete();
+    }
 }
 
 /// <summary>The current row of a <see cref="SharcDataReader"/>, as <see cref="IRowValues"/>.</summary>

@@ -7,7 +7,8 @@ using Sharc.Sql.Values;
 namespace Sharc;
 
 /// <summary>
-/// A SELECT parsed and planned once, to be executed many times with new parameter values. Bind values by slot
+/// A statement parsed and planned once, to be executed many times with new parameter values: a SELECT, or an
+/// INSERT / UPDATE / DELETE / DDL / PRAGMA whose RETURNING or PRAGMA rows the reader serves. Bind values by slot
 /// (1-based, as SQLite numbers parameters) or by name (":a", "@a", "$a", "?3" — or the name without its prefix),
 /// then call <see cref="Execute(object?[])"/> and read the reader it returns. The same reader object is returned by
 /// every execution and its buffers are reused: after the first run, a filtered scan or a point lookup executes,
@@ -20,6 +21,7 @@ namespace Sharc;
 public sealed class PreparedQuery : IDisposable
 {
     private readonly SharcDatabase _db;
+    private readonly Sql.Writes.PreparedWrite? _write;
     private QueryExecution _execution;
     private SharcDataReader _reader;
     private byte[]?[] _buffers;
@@ -33,20 +35,32 @@ public sealed class PreparedQuery : IDisposable
         _buffers = new byte[]?[plan.ParameterCount];
     }
 
+    /// <summary>A statement other than SELECT: run by <see cref="Execute(object?[])"/>, whose reader serves its RETURNING or PRAGMA rows.</summary>
+    internal PreparedQuery(SharcDatabase db, Sql.Writes.PreparedWrite write)
+    {
+        _db = db;
+        _write = write;
+        _execution = write.EmptyRows;
+        _reader = new SharcDataReader(db, _execution);
+        _buffers = new byte[]?[write.Parameters.Length];
+    }
+
+    private SqlValue[] ParameterSlots => _write?.Parameters ?? _execution.Context.Parameters;
+
     /// <summary>The SQL text.</summary>
-    public string Sql => _execution.Plan.Sql;
+    public string Sql => _write?.Sql ?? _execution.Plan.Sql;
 
     /// <summary>The number of parameter slots (the largest parameter number used).</summary>
-    public int ParameterCount => _execution.Plan.ParameterCount;
+    public int ParameterCount => _write?.Parameters.Length ?? _execution.Plan.ParameterCount;
 
     /// <summary>The number of result columns.</summary>
-    public int FieldCount => _execution.Columns.Length;
+    public int FieldCount => _write is null ? _execution.Columns.Length : _reader.FieldCount;
 
     /// <summary>The name of parameter slot <paramref name="index"/> (1-based) as written (":a", "?3"), or null for a bare "?".</summary>
     public string? GetParameterName(int index)
     {
         CheckIndex(index);
-        var names = _execution.Plan.Statement.ParameterNames;
+        var names = _write?.Statement.ParameterNames ?? _execution.Plan.Statement.ParameterNames;
         return index - 1 < names.Count ? names[index - 1] : null;
     }
 
@@ -57,7 +71,7 @@ public sealed class PreparedQuery : IDisposable
     public int GetParameterIndex(string name)
     {
         ArgumentNullException.ThrowIfNull(name);
-        var names = _execution.Plan.Statement.ParameterNames;
+        var names = _write?.Statement.ParameterNames ?? _execution.Plan.Statement.ParameterNames;
         for (int i = 0; i < names.Count; i++)
             if (names[i] is { } n && string.Equals(n, name, StringComparison.Ordinal)) return i + 1;
         for (int i = 0; i < names.Count; i++)
@@ -116,7 +130,7 @@ public sealed class PreparedQuery : IDisposable
     public void BindNull(string name) => BindNull(IndexOf(name));
 
     /// <summary>Sets every parameter back to NULL.</summary>
-    public void ClearBindings() => Array.Clear(_execution.Context.Parameters);
+    public void ClearBindings() => Array.Clear(ParameterSlots);
 
     /// <summary>
     /// Runs the query and returns its reader, positioned before the first row. With <paramref name="parameters"/>,
@@ -128,11 +142,33 @@ public sealed class PreparedQuery : IDisposable
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         ArgumentNullException.ThrowIfNull(parameters);
+        if (_write is not null) return ExecuteWrite(parameters);
         if (!ReferenceEquals(_execution.Plan.Schema, _db.Schema)) Replan();
         if (parameters.Length > 0) _execution.BindAll(parameters);
         _execution.Start();
         _reader.RestartQuery();
         return _reader;
+    }
+
+    /// <summary>
+    /// Runs the prepared INSERT, UPDATE, DELETE, DDL or PRAGMA; the reader returned serves its rows (RETURNING,
+    /// PRAGMA) or none. <see cref="SharcDatabase.LastChanges"/> tells how many rows it changed.
+    /// </summary>
+    private SharcDataReader ExecuteWrite(object?[] parameters)
+    {
+        var slots = _write!.Parameters;
+        if (parameters.Length > slots.Length)
+            throw new ArgumentException($"the statement has {slots.Length} parameters, but {parameters.Length} values were given", nameof(parameters));
+        if (parameters.Length > 0)
+            for (int i = 0; i < slots.Length; i++) slots[i] = i < parameters.Length ? SqlValue.FromObject(parameters[i]) : SqlValue.Null;
+        var outcome = _write.Run();
+        if (outcome.Rows is null)
+        {
+            _execution.Start();
+            _reader.RestartQuery();
+            return _reader;
+        }
+        return new SharcDataReader(_db, outcome.Rows);
     }
 
     /// <summary>Ends any run and releases the query's readers.</summary>
@@ -142,6 +178,7 @@ public sealed class PreparedQuery : IDisposable
         _disposed = true;
         _reader.Dispose();
         _execution.Dispose();
+        _write?.Dispose();
     }
 
     private void Replan()
@@ -161,7 +198,7 @@ public sealed class PreparedQuery : IDisposable
     private ref SqlValue Slot(int index)
     {
         CheckIndex(index);
-        return ref _execution.Context.Parameters[index - 1];
+        return ref ParameterSlots[index - 1];
     }
 
     private void CheckIndex(int index)

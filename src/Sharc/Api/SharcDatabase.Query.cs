@@ -1,8 +1,6 @@
 using Sharc.Sql.Execution;
 using Sharc.Sql.Planning;
 
-// The sharc tool's sqllogictest engine runs DDL and INSERT statements through the SQL layer's internals.
-
 namespace Sharc;
 
 public sealed partial class SharcDatabase
@@ -15,7 +13,8 @@ public sealed partial class SharcDatabase
     private readonly Lock _planLock = new();
 
     /// <summary>
-    /// Runs a SELECT and returns a reader over its rows. Parameters (<c>?</c>, <c>?NNN</c>, <c>:name</c>,
+    /// Runs a SELECT and returns a reader over its rows. Any other statement is run too (see
+    /// <see cref="Execute(string, object?[])"/>) and the reader serves its RETURNING or PRAGMA rows, or none. Parameters (<c>?</c>, <c>?NNN</c>, <c>:name</c>,
     /// <c>@name</c>, <c>$name</c>) take <paramref name="parameters"/> by slot number, as SQLite numbers them (the
     /// first value is slot 1); slots without a value are NULL. Values may be null, integers, floating-point numbers,
     /// bool, strings or byte arrays.
@@ -36,6 +35,7 @@ public sealed partial class SharcDatabase
     public SharcDataReader Query(string sql, params object?[] parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
+        if (RunUnlessSelect(sql, parameters) is { } rows) return rows;
         var execution = new QueryExecution(this, GetPlan(sql), ownedByReader: true);
         execution.BindAll(parameters);
         execution.Start();
@@ -47,9 +47,12 @@ public sealed partial class SharcDatabase
     /// <see cref="PreparedQuery.Bind(int, long)"/> and its overloads (or pass them to
     /// <see cref="PreparedQuery.Execute(object?[])"/>), then read the reader <see cref="PreparedQuery.Execute(object?[])"/>
     /// returns. After the first execution, running a filtered scan or a point lookup again allocates nothing.
+    /// Any other statement (INSERT, UPDATE, DELETE, DDL, PRAGMA) is prepared too: each execution runs it, the reader
+    /// serves its RETURNING or PRAGMA rows, and <see cref="LastChanges"/> tells what it changed; an INSERT is compiled
+    /// once, so a warm prepared insert allocates a few dozen bytes.
     /// </summary>
     /// <exception cref="SharcSqlException">As for <see cref="Query"/>.</exception>
-    public PreparedQuery Prepare(string sql) => new(this, GetPlan(sql));
+    public PreparedQuery Prepare(string sql) => PrepareUnlessSelect(sql) ?? new(this, GetPlan(sql));
 
     /// <summary>
     /// How the statement would run, in the spirit of EXPLAIN QUERY PLAN: one line per query level (SCAN or SEARCH,

@@ -359,8 +359,11 @@ public sealed partial class SharcDatabase
         }
     }
 
-    internal TableWriter WriterFor(string table)
+    /// <param name="table">The table.</param>
+    /// <param name="changesRows">False for a writer that only builds indexes (its rows stay as they are).</param>
+    internal TableWriter WriterFor(string table, bool changesRows = true)
     {
+        if (changesRows && Schema.Triggers.Count > 0) ThrowIfTriggers(Schema.FindTable(table));
         if (_writers.TryGetValue(table, out var w)) return w;
         var t = Schema.FindTable(table) ?? throw new SharcException($"no such table: {table}");
         if (t.Name.Equals("sqlite_schema", StringComparison.OrdinalIgnoreCase))

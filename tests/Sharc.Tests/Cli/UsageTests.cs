@@ -45,6 +45,7 @@ public sealed class UsageTests
     [InlineData("schema", "usage: sharc schema <db>\n")]
     [InlineData("dump", "usage: sharc dump <db> <table-or-index> [--format jsonl|csv|table]\n")]
     [InlineData("demo", "usage: sharc demo [--out <path>] [--force]\n")]
+    [InlineData("exec", "usage: sharc exec <db> <sql> [--format table|csv|jsonl]\n")]
     public void Each_command_has_its_own_help(string command, string firstLine)
     {
         var viaFlag = CliFixture.Run(command, "--help");

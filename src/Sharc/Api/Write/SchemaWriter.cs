@@ -62,7 +62,7 @@ internal sealed partial class SchemaWriter
         BumpCookie();
         // Fill the new index from the existing rows (a UNIQUE violation aborts the statement).
         _db.ReloadSchema();
-        var writer = _db.WriterFor(table.Name);
+        var writer = _db.WriterFor(table.Name, changesRows: false);
         writer.BuildIndex(_db.Schema.GetIndex(stmt.Name));
     }
 

@@ -29,6 +29,21 @@ internal sealed class QueryExecution
         var builder = new PipelineBuilder(db, plan.Levels);
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
+        Columns = plan.Columns;
+    }
+
+    /// <summary>
+    /// An execution over rows already computed (RETURNING, PRAGMA results): a reader serves them like a query's.
+    /// <see cref="Plan"/> is null then.
+    /// </summary>
+    public QueryExecution(ColumnSource[] columns, IReadOnlyList<SqlValue[]> rows)
+    {
+        Plan = null!;
+        OwnedByReader = true;
+        Columns = columns;
+        Context = new ExecContext(0, 0);
+        _pipeline = new QueryPipeline(new RowListOperator(rows), null, null, null, null);
+        _readers = [];
     }
 
     public bool OwnedByReader { get; }
@@ -38,7 +53,7 @@ internal sealed class QueryExecution
     public ExecContext Context { get; }
 
     /// <summary>The result columns (names and declared types).</summary>
-    public ColumnSource[] Columns => Plan.Columns;
+    public ColumnSource[] Columns { get; }
 
     /// <summary>The current row; only the first <see cref="Columns"/>.Length values are results.</summary>
     public SqlValue[] Current => _pipeline.Current;

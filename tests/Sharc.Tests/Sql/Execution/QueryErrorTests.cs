@@ -82,17 +82,23 @@ public sealed class QueryErrorTests(MixedDatabaseFixture fixture) : IClassFixtur
     [InlineData("SELECT * FROM json_each('[1]')", "table-valued functions")]
     [InlineData("SELECT 1 IN json_each('[1]')", "IN with a table-valued function")]
     [InlineData("SELECT group_concat(s ORDER BY i) FROM t", "ORDER BY inside an aggregate call")]
-    [InlineData("INSERT INTO u VALUES (1, 'a')", "INSERT")]
-    [InlineData("UPDATE u SET a = 1", "UPDATE")]
-    [InlineData("DELETE FROM u", "DELETE")]
-    [InlineData("CREATE TABLE z(a)", "CREATE TABLE")]
     [InlineData("EXPLAIN SELECT 1", "EXPLAIN")]
     [InlineData("EXPLAIN QUERY PLAN SELECT 1", "EXPLAIN QUERY PLAN")]
-    [InlineData("PRAGMA user_version", "PRAGMA")]
     public void Says_what_is_not_supported_instead_of_ignoring_it(string sql, string feature)
     {
         var e = Fails(sql);
         e.SqliteMessage.Should().Contain(feature).And.EndWith("is not supported");
+    }
+
+    [Theory]
+    [InlineData("INSERT INTO u VALUES (1, 'a')")]
+    [InlineData("UPDATE u SET a = 1")]
+    [InlineData("DELETE FROM u")]
+    [InlineData("CREATE TABLE z(a)")]
+    public void Writes_through_query_on_a_read_only_database_say_it_is_read_only(string sql)
+    {
+        var e = Assert.ThrowsAny<SharcException>(() => Db.Query(sql).Dispose());
+        e.Message.Should().StartWith("attempt to write a readonly database");
     }
 
     [Theory]

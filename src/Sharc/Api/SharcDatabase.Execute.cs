@@ -1,0 +1,210 @@
+using Sharc.Schema.Parsing;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Values;
+using Sharc.Sql.Writes;
+
+namespace Sharc;
+
+public sealed partial class SharcDatabase
+{
+    private SharcTransaction? _sqlTransaction;
+
+    /// <summary>
+    /// Runs one SQL statement, or a script of several separated by ';', and returns how many rows the last INSERT,
+    /// UPDATE or DELETE of the script changed, counted as sqlite3_changes counts them (rows deleted by REPLACE are not
+    /// counted; a script without DML returns 0). Every statement kind runs: SELECT (its rows are read and dropped),
+    /// INSERT / UPDATE / DELETE with their conflict clauses, UPSERT and RETURNING, CREATE / DROP / ALTER, BEGIN /
+    /// COMMIT / ROLLBACK / SAVEPOINT / RELEASE, PRAGMA, REINDEX. Parameters are bound by slot number (the first
+    /// value is slot 1) to every statement of the script.
+    /// </summary>
+    /// <remarks>
+    /// Outside a transaction each statement is its own transaction. Inside one (SQL BEGIN, or
+    /// <see cref="BeginTransaction"/>) a failing statement is undone alone and the transaction stays open, as in
+    /// SQLite; SQL COMMIT and ROLLBACK end the open transaction whichever way it was started. Statements before a
+    /// failing one in a script keep their effect (as sqlite3_exec).
+    /// </remarks>
+    /// <exception cref="SharcSqlException">The SQL does not parse or compile, or uses something not supported.</exception>
+    /// <exception cref="SharcConstraintException">A constraint failed (message as SQLite words it).</exception>
+    public int Execute(string sql, params object?[] parameters)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        ArgumentNullException.ThrowIfNull(parameters);
+        var values = new SqlValue[parameters.Length];
+        for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(parameters[i]);
+        return SqlScript.Run(this, sql, new ScriptParameters(values, null), rows: null);
+    }
+
+    /// <summary>
+    /// Runs SQL like <see cref="Execute(string, object?[])"/>, binding parameters by name: ":a", "@a", "$a" (or the
+    /// name without its prefix) take the value of that key; parameters not named there are NULL.
+    /// </summary>
+    public int Execute(string sql, IReadOnlyDictionary<string, object?> parameters)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        ArgumentNullException.ThrowIfNull(parameters);
+        return SqlScript.Run(this, sql, new ScriptParameters([], parameters), rows: null);
+    }
+
+    /// <summary>
+    /// The rows changed by the most recent INSERT, UPDATE or DELETE run through SQL on this connection
+    /// (<see cref="Execute(string, object?[])"/>, <see cref="Query"/> or a prepared statement), counted as
+    /// sqlite3_changes counts them.
+    /// </summary>
+    public int LastChanges { get; internal set; }
+
+    /// <summary>True while a transaction is open (SQL BEGIN or SAVEPOINT, or <see cref="BeginTransaction"/>).</summary>
+    internal bool InExplicitTransaction => _transaction is not null;
+
+    internal void SqlBegin()
+    {
+        if (_transaction is not null) throw SqlScript.Positionless("cannot start a transaction within a transaction");
+        _sqlTransaction = BeginTransaction();
+    }
+
+    /// <summary>COMMIT / END: ends the open transaction, however it was begun.</summary>
+    internal void SqlCommit() => EndSqlTransaction(commit: true);
+
+    /// <summary>ROLLBACK: discards the open transaction, however it was begun.</summary>
+    internal void SqlRollback() => EndSqlTransaction(commit: false);
+
+    private void EndSqlTransaction(bool commit)
+    {
+        if (_transaction is null)
+            throw SqlScript.Positionless($"cannot {(commit ? "commit" : "rollback")} - no transaction is active");
+        var tx = _transaction;
+        _sqlTransaction = null;
+        _savepoints.Clear();
+        if (commit) tx.Commit();
+        else tx.Rollback();
+    }
+
+    /// <summary>Rolls back a transaction left open by SQL (the CLI does so at exit, as the sqlite3 shell does).</summary>
+    internal void RollbackOpenSqlTransaction()
+    {
+        if (_transaction is not null && ReferenceEquals(_transaction, _sqlTransaction)) SqlRollback();
+    }
+
+    /// <summary>
+    /// Runs one SQL write statement with SQLite's conflict semantics: outside a transaction it is a transaction of
+    /// its own; inside one it is a statement undone alone when it fails (ABORT). A constraint failure under FAIL keeps
+    /// what the statement did before it; under ROLLBACK it ends the whole transaction.
+    /// </summary>
+    internal T RunSqlStatement<T>(Func<T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
+        => RunSqlStatement(op, static f => f(), onConstraint);
+
+    /// <summary>As <see cref="RunSqlStatement{T}(Func{T}, SqlConflictAction)"/>, with state instead of a closure (prepared statements allocate less).</summary>
+    internal T RunSqlStatement<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
+    {
+        if (_pager is null) throw new SharcException("attempt to write a readonly database (open it with SharcOpenOptions { Writable = true })");
+        var pager = _pager;
+        if (_transaction is not null)
+        {
+            pager.BeginStatement();
+            try
+            {
+                var r = op(state);
+                pager.CommitStatement();
+                if (_schemaDirty) ReloadSchema();
+                return r;
+            }
+            catch (SharcConstraintException) when (onConstraint == SqlConflictAction.Fail)
+            {
+                pager.CommitStatement();
+                _writers.Clear();
+                if (_schemaDirty) ReloadSchema();
+                throw;
+            }
+            catch (SharcConstraintException) when (onConstraint == SqlConflictAction.Rollback)
+            {
+                pager.CommitStatement();
+                SqlRollback();
+                throw;
+            }
+            catch
+            {
+                pager.RollbackStatement();
+                _writers.Clear();
+                ReloadSchema();
+                throw;
+            }
+        }
+        pager.BeginWrite();
+        AfterBegin();
+        try
+        {
+            var r = op(state);
+            BeforeCommit();
+            pager.Commit();
+            AfterEnd();
+            return r;
+        }
+        catch (SharcConstraintException) when (onConstraint == SqlConflictAction.Fail)
+        {
+            // FAIL keeps the statement's earlier changes: commit them, then report the failure.
+            _writers.Clear();
+            BeforeCommit();
+            pager.Commit();
+            AfterEnd();
+            throw;
+        }
+        catch
+        {
+            if (pager.InTransaction) pager.Rollback();
+            _writers.Clear();
+            ReloadSchema();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Refuses to change rows of a table that has triggers: Sharc does not fire triggers yet, and skipping them
+    /// silently would leave the database differing from what SQLite would make of it.
+    /// </summary>
+    internal void ThrowIfTriggers(SharcTable? table)
+    {
+        if (table is null) return;
+        var triggers = Schema.Triggers;
+        for (int i = 0; i < triggers.Count; i++)
+            if (triggers[i] is var t && SqlNameComparer.Instance.Equals(t.TableName, table.Name))
+                throw new SharcException($"firing triggers is not supported: {table.Name} has trigger {t.Name}, so its rows cannot be changed");
+    }
+
+    /// <summary>
+    /// CREATE TEMP VIEW: connection-local views are served by the views engine; until it is wired here they are
+    /// refused clearly rather than stored in the file.
+    /// </summary>
+    internal void CreateTempView(string name, string selectSql, bool ifNotExists, string sql, int offset)
+        => Sql.Intent.Unsupported.Throw("CREATE TEMP VIEW", sql, offset);
+
+    /// <summary>
+    /// For <see cref="Query"/>: a statement other than SELECT (INSERT … RETURNING, PRAGMA, any other) is run here
+    /// and its rows, if any, are returned; null for a SELECT, which the plan cache serves. A statement already in the
+    /// plan cache is a SELECT, so the cached path parses nothing.
+    /// </summary>
+    private SharcDataReader? RunUnlessSelect(string sql, object?[] parameters)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        lock (_planLock)
+        {
+            if (_plans.ContainsKey(sql)) return null;
+        }
+        var statement = Sql.Parsing.SqlParser.ParseStatement(sql);
+        if (statement is SqlSelectStatement) return null;
+        var values = new SqlValue[parameters.Length];
+        for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(parameters[i]);
+        var outcome = SqlScript.RunStatement(this, sql, statement, values);
+        return new SharcDataReader(this, outcome.Rows ?? new Sql.Execution.QueryExecution([], []));
+    }
+
+    /// <summary>For <see cref="Prepare"/>: a statement other than SELECT becomes a prepared write; null for a SELECT.</summary>
+    private PreparedQuery? PrepareUnlessSelect(string sql)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        lock (_planLock)
+        {
+            if (_plans.ContainsKey(sql)) return null;
+        }
+        var statement = Sql.Parsing.SqlParser.ParseStatement(sql);
+        return statement is SqlSelectStatement ? null : new PreparedQuery(this, new PreparedWrite(this, sql, statement));
+    }
+}

@@ -1,0 +1,178 @@
+using Sharc.Schema.Parsing;
+using Sharc.Format;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Values;
+using Sharc.Write;
+
+namespace Sharc.Sql.Writes;
+
+/// <summary>
+/// CREATE / DROP / ALTER, REINDEX and the statements Sharc refuses (VACUUM, ANALYZE, ATTACH, TEMP objects), run on
+/// the schema writer as one statement each. The writer's errors become <see cref="SharcSqlException"/> at the
+/// statement, worded as SQLite words them.
+/// </summary>
+internal static class DdlStatements
+{
+    public static StatementOutcome Run(SharcDatabase db, string sql, SqlStatement statement, SqlValue[] parameters)
+    {
+        string text = sql[statement.Start..statement.End];
+        try
+        {
+            switch (statement)
+            {
+                case SqlCreateTableStatement { Temporary: true } t:
+                    return Unsupported.Throw<StatementOutcome>("CREATE TEMP TABLE", sql, t.Start);
+                case SqlCreateTableStatement { AsSelect: not null } t:
+                    return CreateTableAs.Run(db, sql, t, parameters);
+                case SqlCreateTableStatement t:
+                    if (db.Schema.FindView(t.Name) is { } existing)
+                        return t.IfNotExists ? StatementOutcome.None : throw new SharcException($"view {existing.Name} already exists");
+                    return Write(db, () => new SchemaWriter(db).CreateTable(text));
+                case SqlCreateIndexStatement index:
+                    if (db.Schema.FindView(index.Table) is not null) throw new SharcException("views may not be indexed");
+                    return Write(db, () => new SchemaWriter(db).CreateIndex(text));
+                case SqlCreateViewStatement view:
+                    return CreateView(db, sql, view);
+                case SqlCreateTriggerStatement trigger:
+                    return CreateTrigger(db, sql, trigger);
+                case SqlCreateVirtualTableStatement v:
+                    return Unsupported.Throw<StatementOutcome>("CREATE VIRTUAL TABLE", sql, v.Start);
+                case SqlDropStatement drop:
+                    return Drop(db, drop);
+                case SqlAddColumnStatement add:
+                    return Write(db, () => new SchemaWriter(db).AddColumn(add.Table, sql[add.Column.Start..add.Column.End]));
+                case SqlRenameTableStatement rename:
+                    return Write(db, () => new SchemaWriter(db).RenameTable(rename.Table, rename.NewName));
+                case SqlRenameColumnStatement rename:
+                    return Write(db, () => new SchemaWriter(db).RenameColumn(rename.Table, rename.Column, rename.NewName));
+                case SqlDropColumnStatement d:
+                    return Unsupported.Throw<StatementOutcome>("ALTER TABLE DROP COLUMN", sql, d.Start);
+                case SqlReindexStatement reindex:
+                    return Reindex(db, reindex);
+                case SqlVacuumStatement v:
+                    return Unsupported.Throw<StatementOutcome>("VACUUM (auto_vacuum databases and PRAGMA incremental_vacuum are)", sql, v.Start);
+                case SqlAnalyzeStatement a:
+                    return Unsupported.Throw<StatementOutcome>("ANALYZE", sql, a.Start);
+                case SqlAttachStatement or SqlDetachStatement:
+                    return Unsupported.Throw<StatementOutcome>("ATTACH and DETACH", sql, statement.Start);
+                default:
+                    return Unsupported.Throw<StatementOutcome>(IntentCompiler.StatementName(statement), sql, statement.Start);
+            }
+        }
+        catch (SharcException e) when (e.GetType() == typeof(SharcException))
+        {
+            throw new SharcSqlException(e.Message, sql, statement.Start);
+        }
+    }
+
+    private static StatementOutcome Write(SharcDatabase db, Action op)
+        => db.RunSqlStatement(() =>
+        {
+            op();
+            return StatementOutcome.None;
+        });
+
+    private static StatementOutcome CreateView(SharcDatabase db, string sql, SqlCreateViewStatement view)
+    {
+        CheckSchemaName(sql, view.Schema, view.Start);
+        if (view.Temporary)
+        {
+            db.CreateTempView(view.Name, sql[view.Query.Start..view.Query.End], view.IfNotExists, sql, view.Start);
+            return StatementOutcome.None;
+        }
+        string stored = "CREATE VIEW " + sql[view.NameOffset..view.End];
+        return Write(db, () => new SchemaWriter(db).CreateView(view.Name, stored, view.IfNotExists));
+    }
+
+    private static StatementOutcome CreateTrigger(SharcDatabase db, string sql, SqlCreateTriggerStatement trigger)
+    {
+        CheckSchemaName(sql, trigger.Schema, trigger.Start);
+        if (trigger.Temporary) Unsupported.Throw("CREATE TEMP TRIGGER", sql, trigger.Start);
+        var table = db.Schema.FindTable(trigger.Table);
+        bool isView = table is null && db.Schema.FindView(trigger.Table) is not null;
+        if (table is null && !isView) throw new SharcException($"no such table: main.{trigger.Table}");
+        string name = table?.Name ?? db.Schema.FindView(trigger.Table)!.Name;
+        if (name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException("cannot create trigger on system table");
+        if (isView && trigger.Timing != SqlTriggerTiming.InsteadOf)
+            throw new SharcException($"cannot create {(trigger.Timing == SqlTriggerTiming.After ? "AFTER" : "BEFORE")} trigger on view: {name}");
+        if (!isView && trigger.Timing == SqlTriggerTiming.InsteadOf)
+            throw new SharcException($"cannot create INSTEAD OF trigger on table: {name}");
+        string stored = "CREATE TRIGGER " + sql[trigger.NameOffset..trigger.End];
+        return Write(db, () => new SchemaWriter(db).CreateTrigger(trigger.Name, name, stored, trigger.IfNotExists));
+    }
+
+    private static StatementOutcome Drop(SharcDatabase db, SqlDropStatement drop)
+    {
+        if (drop.Schema is { } s && !SqlNameComparer.Instance.Equals(s, "main"))
+            throw new SharcException($"unknown database {s}");
+        switch (drop.Kind)
+        {
+            case SqlObjectKind.Table:
+                if (db.Schema.FindTable(drop.Name) is null && db.Schema.FindView(drop.Name) is { } v)
+                    throw new SharcException($"use DROP VIEW to delete view {v.Name}");
+                if (db.Schema.FindTable(drop.Name) is null && !drop.IfExists) throw new SharcException($"no such table: {drop.Name}");
+                return Write(db, () => new SchemaWriter(db).DropTable(drop.Name, drop.IfExists));
+            case SqlObjectKind.Index:
+                if (db.Schema.FindIndex(drop.Name) is null && !drop.IfExists) throw new SharcException($"no such index: {drop.Name}");
+                return Write(db, () => new SchemaWriter(db).DropIndex(drop.Name, drop.IfExists));
+            case SqlObjectKind.View:
+                if (db.Schema.FindView(drop.Name) is null && db.Schema.FindTable(drop.Name) is null)
+                {
+                    if (drop.IfExists) return StatementOutcome.None;
+                    throw new SharcException($"no such view: {drop.Name}");
+                }
+                return Write(db, () => new SchemaWriter(db).DropView(drop.Name, drop.IfExists));
+            default:
+                if (!db.Schema.Triggers.Any(t => SqlNameComparer.Instance.Equals(t.Name, drop.Name)))
+                {
+                    if (drop.IfExists) return StatementOutcome.None;
+                    throw new SharcException($"no such trigger: {drop.Name}");
+                }
+                return Write(db, () => new SchemaWriter(db).DropTrigger(drop.Name, drop.IfExists));
+        }
+    }
+
+    /// <summary>
+    /// REINDEX [name]: every index, the indexes of a table, one index, or the indexes using a collation are emptied and
+    /// filled again from their tables.
+    /// </summary>
+    private static StatementOutcome Reindex(SharcDatabase db, SqlReindexStatement reindex)
+    {
+        if (reindex.Qualifier is { } q && !SqlNameComparer.Instance.Equals(q, "main"))
+            throw new SharcException($"unknown database {q}");
+        var schema = db.Schema;
+        List<SharcIndex> indexes;
+        if (reindex.Name is null)
+        {
+            indexes = [.. schema.Indexes];
+        }
+        else if (reindex.Qualifier is null && CollationCompare.TryParse(reindex.Name, out _) &&
+                 !(schema.FindTable(reindex.Name) is not null || schema.FindIndex(reindex.Name) is not null))
+        {
+            indexes = [.. schema.Indexes.Where(ix => ix.Columns.Any(c => SqlNameComparer.Instance.Equals(c.Collation, reindex.Name)))];
+        }
+        else if (schema.FindTable(reindex.Name) is { } table)
+        {
+            indexes = [.. table.Indexes];
+        }
+        else if (schema.FindIndex(reindex.Name) is { } index)
+        {
+            indexes = [index];
+        }
+        else
+        {
+            throw new SharcException("unable to identify the object to be reindexed");
+        }
+        return Write(db, () =>
+        {
+            foreach (var ix in indexes) new SchemaWriter(db).Rebuild(ix);
+        });
+    }
+
+    private static void CheckSchemaName(string sql, string? schema, int at)
+    {
+        if (schema is not null && !SqlNameComparer.Instance.Equals(schema, "main") && !SqlNameComparer.Instance.Equals(schema, "temp"))
+            throw new SharcSqlException($"unknown database {schema}", sql, at);
+    }
+}

@@ -1,0 +1,187 @@
+using Sharc.Format;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Execution;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Values;
+using Sharc.Write;
+
+namespace Sharc.Sql.Writes;
+
+/// <summary>
+/// UPDATE and DELETE. A SELECT over the target table (joined with UPDATE's FROM items) finds the rows — their rowid
+/// or primary key, the old values, and for UPDATE every new value computed from the old row — and runs to completion
+/// before the first change, so the statement never sees its own changes. Then each row goes through the writer.
+/// </summary>
+internal static class DmlChange
+{
+    public static StatementOutcome Update(SharcDatabase db, string sql, SqlUpdateStatement update, SqlValue[] parameters)
+    {
+        if (update.With is not null) Unsupported.Throw("WITH before UPDATE", sql, update.With.Start);
+        RefuseOrderByLimit(sql, update.OrderBy, update.Limit, update.Start);
+        var table = DmlTarget.Resolve(db, sql, update.Table);
+        var action = update.Conflict == SqlConflictAction.Default ? SqlConflictAction.Abort : update.Conflict;
+
+        // Assigned columns (-1: the rowid under one of its names) and the expression of each.
+        var ordinals = new List<int>();
+        var values = new List<SqlExpr>();
+        foreach (var a in update.Set)
+        {
+            IReadOnlyList<SqlExpr> exprs = [a.Value];
+            if (a.Columns.Count > 1)
+            {
+                if (a.Value is not SqlRowValueExpr row) return Unsupported.Throw<StatementOutcome>("assigning a row value from a subquery", sql, a.Value.Start);
+                if (row.Items.Count != a.Columns.Count)
+                    throw new SharcSqlException($"{a.Columns.Count} columns assigned {row.Items.Count} values", sql, a.Start);
+                exprs = row.Items;
+            }
+            for (int i = 0; i < a.Columns.Count; i++)
+            {
+                string name = a.Columns[i];
+                int ordinal = table.FindColumn(name)?.Ordinal ?? (!table.IsWithoutRowId && DmlTarget.IsRowIdName(name) ? -1
+                    : throw new SharcSqlException($"no such column: {name}", sql, a.Start));
+                ordinals.Add(ordinal);
+                values.Add(exprs[i]);
+            }
+        }
+        if (table.IsWithoutRowId && action is SqlConflictAction.Ignore or SqlConflictAction.Replace)
+            Unsupported.Throw($"UPDATE OR {action.ToString().ToUpperInvariant()} of a WITHOUT ROWID table", sql, update.Start);
+
+        var columns = KeyAndRow(update.Table, table);
+        int first = columns.Count;
+        foreach (var v in values) columns.Add(new SqlExprColumn(v, null));
+        var from = new SqlJoinClause(update.Table, update.From is null ? [] : FromItems(update.From)) { Start = update.Table.Start, End = update.Table.End };
+
+        return db.RunSqlStatement(() =>
+        {
+            using var returning = ReturningRows.Create(db, sql, update.Returning, update.Table, table, parameters);
+            var rows = DmlTarget.RunQuery(db, sql, update, columns, from, update.Where, parameters);
+            var writer = db.WriterFor(table.Name);
+            var encoding = db.TextEncoding;
+            var assigned = new List<int>();
+            var newValues = new List<StoredValue>();
+            var scratch = new byte[]?[values.Count];
+            var newRow = new StoredValue[table.Columns.Count];
+            var asSql = new SqlValue[table.Columns.Count];
+            var done = table.IsWithoutRowId ? null : new HashSet<long>();
+            int changes = 0;
+            foreach (var row in rows)
+            {
+                assigned.Clear();
+                newValues.Clear();
+                long? newRowId = null;
+                for (int i = 0; i < ordinals.Count; i++)
+                {
+                    int o = ordinals[i];
+                    StoredValue v = default;
+                    WriteValues.Store(ref v, ref scratch[i], row[first + i], o < 0 ? SharcAffinity.Integer : table.Columns[o].Affinity, encoding);
+                    if (o < 0)
+                    {
+                        newRowId = v.Type == SharcColumnType.Integer ? v.Integer : throw new SharcConstraintException("datatype mismatch");
+                        continue;
+                    }
+                    assigned.Add(o);
+                    newValues.Add(v);
+                }
+                bool changed;
+                long rowId = 0;
+                if (table.IsWithoutRowId)
+                {
+                    var key = PrimaryKey(table, row, encoding);
+                    changed = writer.UpdateByKey(key, [.. assigned], [.. newValues]);
+                    if (changed && returning is not null)
+                    {
+                        for (int c = 0; c < table.Columns.Count; c++) asSql[c] = row[c];
+                        for (int i = 0; i < assigned.Count; i++) asSql[assigned[i]] = WriteValues.ToSql(newValues[i], table.Columns[assigned[i]], encoding);
+                    }
+                }
+                else
+                {
+                    // UPDATE … FROM may match a target row more than once: it is changed once, as in SQLite.
+                    if (!done!.Add(row[0].IntegerValue)) continue;
+                    changed = writer.UpdateRow(row[0].IntegerValue, [.. assigned], [.. newValues], newRowId, action, newRow, out rowId);
+                    if (changed && returning is not null) WriteValues.ToSql(newRow, asSql, table, encoding);
+                }
+                if (!changed) continue;
+                changes++;
+                returning?.Add(asSql, rowId);
+            }
+            return new StatementOutcome(changes, true, returning is null ? null : new QueryExecution(returning.Columns, returning.Rows));
+        }, action);
+    }
+
+    public static StatementOutcome Delete(SharcDatabase db, string sql, SqlDeleteStatement delete, SqlValue[] parameters)
+    {
+        if (delete.With is not null) Unsupported.Throw("WITH before DELETE", sql, delete.With.Start);
+        RefuseOrderByLimit(sql, delete.OrderBy, delete.Limit, delete.Start);
+        var table = DmlTarget.Resolve(db, sql, delete.Table);
+        var columns = KeyAndRow(delete.Table, table);
+        var from = new SqlJoinClause(delete.Table, []) { Start = delete.Table.Start, End = delete.Table.End };
+        return db.RunSqlStatement(() =>
+        {
+            using var returning = ReturningRows.Create(db, sql, delete.Returning, delete.Table, table, parameters);
+            var rows = DmlTarget.RunQuery(db, sql, delete, columns, from, delete.Where, parameters);
+            var writer = db.WriterFor(table.Name);
+            var encoding = db.TextEncoding;
+            var asSql = new SqlValue[table.Columns.Count];
+            int changes = 0;
+            foreach (var row in rows)
+            {
+                bool deleted = table.IsWithoutRowId
+                    ? writer.DeleteByKey(PrimaryKey(table, row, encoding))
+                    : writer.DeleteRow(row[0].IntegerValue);
+                if (!deleted) continue;
+                changes++;
+                if (returning is null) continue;
+                int offset = table.IsWithoutRowId ? 0 : 1;
+                for (int c = 0; c < asSql.Length; c++) asSql[c] = row[offset + c];
+                returning.Add(asSql, table.IsWithoutRowId ? 0 : row[0].IntegerValue);
+            }
+            return new StatementOutcome(changes, true, returning is null ? null : new QueryExecution(returning.Columns, returning.Rows));
+        });
+    }
+
+    /// <summary>The rowid (rowid tables) and then every column of the target, as result columns of the finding query.</summary>
+    private static List<SqlResultColumn> KeyAndRow(SqlTableRef target, SharcTable table)
+    {
+        var columns = new List<SqlResultColumn>();
+        if (!table.IsWithoutRowId)
+        {
+            string rowId = DmlTarget.RowIdName(table) ?? table.Columns.First(c => c.IsRowIdAlias).Name;
+            columns.Add(DmlTarget.Column(target, rowId));
+        }
+        foreach (var c in table.Columns) columns.Add(DmlTarget.Column(target, c.Name));
+        return columns;
+    }
+
+    /// <summary>The primary key of a WITHOUT ROWID row found by the query (its columns come first in the row).</summary>
+    private static StoredValue[] PrimaryKey(SharcTable table, SqlValue[] row, SharcTextEncoding encoding)
+    {
+        var key = new StoredValue[table.PrimaryKey.Count];
+        for (int i = 0; i < key.Length; i++)
+        {
+            int o = table.PrimaryKey[i];
+            byte[]? scratch = null;
+            WriteValues.Store(ref key[i], ref scratch, row[o], table.Columns[o].Affinity, encoding);
+        }
+        return key;
+    }
+
+    /// <summary>UPDATE … FROM: the FROM items are joined to the target as further comma-joined sources.</summary>
+    private static List<SqlJoin> FromItems(SqlJoinClause from)
+    {
+        var joins = new List<SqlJoin> { new(SqlJoinKind.Comma, false, from.First, null, []) { Start = from.First.Start, End = from.First.End } };
+        joins.AddRange(from.Joins);
+        return joins;
+    }
+
+    /// <summary>SQLite's default build has no ORDER BY / LIMIT on UPDATE and DELETE: the parser stops at the keyword.</summary>
+    private static void RefuseOrderByLimit(string sql, IReadOnlyList<SqlOrderingTerm> orderBy, SqlExpr? limit, int start)
+    {
+        int at = orderBy.Count > 0 ? orderBy[0].Start : limit?.Start ?? -1;
+        if (at < 0) return;
+        string word = orderBy.Count > 0 ? "ORDER" : "LIMIT";
+        int keyword = sql.LastIndexOf(word, at, at - start + 1, StringComparison.OrdinalIgnoreCase);
+        if (keyword < 0) keyword = at;
+        throw new SharcSqlException($"near \"{sql.Substring(keyword, Math.Min(word.Length, sql.Length - keyword))}\": syntax error", sql, keyword);
+    }
+}

@@ -1,0 +1,102 @@
+using Sharc.Schema.Parsing;
+using SqlExpr = Sharc.Sql.Ast.SqlExpr;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Execution;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Planning;
+using Sharc.Sql.Values;
+
+namespace Sharc.Sql.Writes;
+
+/// <summary>What INSERT, UPDATE and DELETE share: finding the table they write, and running the query that finds rows and values.</summary>
+internal static class DmlTarget
+{
+    /// <summary>The table a DML statement writes, with SQLite's errors for views, system tables and unknown names.</summary>
+    public static SharcTable Resolve(SharcDatabase db, string sql, SqlTableRef target)
+    {
+        if (target.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, "main"))
+            throw new SharcSqlException($"unknown database {schema}", sql, target.Start);
+        var table = db.Schema.FindTable(target.Name);
+        if (table is null)
+        {
+            if (db.Schema.FindView(target.Name) is { } view)
+                throw new SharcSqlException($"cannot modify {view.Name} because it is a view", sql, target.Start);
+            throw new SharcSqlException($"no such table: {(target.Schema is null ? "" : target.Schema + ".")}{target.Name}", sql, target.Start);
+        }
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase) && !SqlNameComparer.Instance.Equals(table.Name, "sqlite_sequence")
+            && !SqlNameComparer.Instance.Equals(table.Name, "sqlite_stat1"))
+            throw new SharcSqlException($"table {(table.Name.Equals("sqlite_schema", StringComparison.OrdinalIgnoreCase) ? "sqlite_master" : table.Name)} may not be modified", sql, target.Start);
+        if (table.IsVirtual) Unsupported.Throw($"writing virtual table {table.Name}", sql, target.Start);
+        db.ThrowIfTriggers(table);
+        return table;
+    }
+
+    /// <summary>The name the rowid goes by in <paramref name="table"/> (null for WITHOUT ROWID, or when columns take all three names).</summary>
+    public static string? RowIdName(SharcTable table)
+    {
+        if (table.IsWithoutRowId) return null;
+        foreach (var n in IntentCompiler.RowIdNames)
+            if (table.FindColumn(n) is null) return n;
+        return null;
+    }
+
+    public static bool IsRowIdName(string name)
+    {
+        foreach (var n in IntentCompiler.RowIdNames)
+            if (SqlNameComparer.Instance.Equals(n, name)) return true;
+        return false;
+    }
+
+    /// <summary>A column reference to <paramref name="name"/> of the target, qualified by its alias or name.</summary>
+    public static SqlExprColumn Column(SqlTableRef target, string name)
+        => new(new SqlColumnRef(null, target.Alias ?? target.Name, name, false), null);
+
+    /// <summary>
+    /// Runs a SELECT made from parts of the statement to completion — before anything is written, so the statement
+    /// never sees its own changes, as in SQLite — and returns its rows (owned values).
+    /// </summary>
+    public static List<SqlValue[]> RunQuery(SharcDatabase db, string sql, SqlStatement statement, IReadOnlyList<SqlResultColumn> columns,
+        SqlJoinClause from, SqlExpr? where, SqlValue[] parameters)
+    {
+        var core = new SqlSelectCore(false, columns, from, where, [], null, []) { Start = statement.Start, End = statement.End };
+        var select = new SqlSelectStatement(new SqlSelect(null, core, [], null, null) { Start = statement.Start, End = statement.End })
+        {
+            Start = statement.Start,
+            End = statement.End,
+            ParameterCount = statement.ParameterCount,
+            ParameterNames = statement.ParameterNames,
+        };
+        return RunSelect(db, sql, select, parameters, out _);
+    }
+
+    /// <summary>Runs a SELECT statement to completion and returns its rows (owned values).</summary>
+    public static List<SqlValue[]> RunSelect(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters, out int width)
+    {
+        var plan = QueryPlan.Create(db.Schema, sql, select);
+        width = plan.Columns.Length;
+        var execution = new QueryExecution(db, plan, ownedByReader: false);
+        try
+        {
+            Bind(execution.Context.Parameters, parameters);
+            execution.Start();
+            var rows = new List<SqlValue[]>();
+            while (execution.MoveNext())
+            {
+                var row = new SqlValue[width];
+                for (int i = 0; i < width; i++) row[i] = execution.Current[i].ToOwned();
+                rows.Add(row);
+            }
+            return rows;
+        }
+        finally
+        {
+            execution.Dispose();
+        }
+    }
+
+    /// <summary>Copies the statement's parameter values into a compiled part's slots (it may use fewer).</summary>
+    public static void Bind(SqlValue[] slots, SqlValue[] parameters)
+    {
+        for (int i = 0; i < slots.Length; i++) slots[i] = i < parameters.Length ? parameters[i] : SqlValue.Null;
+    }
+}

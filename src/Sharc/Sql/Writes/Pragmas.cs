@@ -1,0 +1,208 @@
+using System.Buffers.Binary;
+using Sharc.Schema.Parsing;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Execution;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Values;
+
+namespace Sharc.Sql.Writes;
+
+/// <summary>
+/// PRAGMA statements: header fields (page_size, encoding, auto_vacuum, user_version, application_id,
+/// schema_version, freelist_count, page_count), schema listings (table_info, table_xinfo, index_list, index_info,
+/// index_xinfo), connection settings (foreign_keys, journal_mode) and integrity_check / quick_check, with SQLite's
+/// column names and values. Pragmas SQLite knows but Sharc does not run are refused; names SQLite does not know are
+/// ignored, as SQLite ignores them.
+/// </summary>
+internal static partial class Pragmas
+{
+    public static StatementOutcome Run(SharcDatabase db, string sql, SqlPragmaStatement pragma)
+    {
+        if (pragma.Schema is { } s && !SqlNameComparer.Instance.Equals(s, "main"))
+            throw new SharcSqlException($"unknown database {s}", sql, pragma.Start);
+        string name = pragma.Name.ToLowerInvariant();
+        string? value = pragma.Value;
+        switch (name)
+        {
+            case "user_version":
+                return HeaderInt(db, name, 60, value, signed: true);
+            case "application_id":
+                return HeaderInt(db, name, 68, value, signed: true);
+            case "schema_version":
+                return HeaderInt(db, name, 40, value, signed: true);
+            case "freelist_count":
+                return Single(name, SqlValue.Integer(ReadHeader(db, 36)));
+            case "page_count":
+                return Single(name, SqlValue.Integer(db.Source.PageCount));
+            case "page_size":
+                if (value is null) return Single(name, SqlValue.Integer(db.PageSize));
+                return FixedAtCreation(db, sql, pragma, long.TryParse(value, out long size) && size == db.PageSize, "PageSize");
+            case "encoding":
+                if (value is null) return Single(name, SqlValue.Text(EncodingName(db.TextEncoding)));
+                return FixedAtCreation(db, sql, pragma, SqlText.EqualsIgnoreCase(value, EncodingName(db.TextEncoding)), "TextEncoding");
+            case "auto_vacuum":
+                return AutoVacuum(db, sql, pragma);
+            case "foreign_keys":
+                if (value is null) return Single(name, SqlValue.Integer(db.ForeignKeysEnabled ? 1 : 0));
+                if (!db.InExplicitTransaction) db.ForeignKeysEnabled = Boolean(value, sql, pragma);
+                return StatementOutcome.None;
+            case "recursive_triggers":
+                if (value is null) return Single(name, SqlValue.Integer(0));
+                if (Boolean(value, sql, pragma)) Unsupported.Throw("PRAGMA recursive_triggers = ON (Sharc does not fire triggers)", sql, pragma.Start);
+                return StatementOutcome.None;
+            case "journal_mode":
+                if (value is not null && !SqlText.EqualsIgnoreCase(value, "delete"))
+                    Unsupported.Throw($"PRAGMA journal_mode = {value} (Sharc writes rollback-journal databases in DELETE mode)", sql, pragma.Start);
+                return Single(name, SqlValue.Text("delete"));
+            case "integrity_check":
+            case "quick_check":
+                return IntegrityCheck(db, name, value);
+            case "incremental_vacuum":
+                db.IncrementalVacuum(value is null ? 0 : (int)Math.Clamp(Number(value, sql, pragma), 0, int.MaxValue));
+                return StatementOutcome.None;
+            case "database_list":
+                return Rows(["seq", "name", "file"], [[SqlValue.Integer(0), SqlValue.Text("main"), SqlValue.Text(db.Path ?? "")]]);
+            case "table_info":
+                return value is null ? StatementOutcome.None : TableInfo(db, value, extended: false);
+            case "table_xinfo":
+                return value is null ? StatementOutcome.None : TableInfo(db, value, extended: true);
+            case "index_list":
+                return value is null ? StatementOutcome.None : IndexList(db, value);
+            case "index_info":
+                return value is null ? StatementOutcome.None : IndexInfo(db, value, extended: false);
+            case "index_xinfo":
+                return value is null ? StatementOutcome.None : IndexInfo(db, value, extended: true);
+        }
+        if (KnownToSqlite.Contains(name)) Unsupported.Throw($"PRAGMA {pragma.Name}", sql, pragma.Start);
+        return StatementOutcome.None; // SQLite ignores pragmas it does not know
+    }
+
+    /// <summary>Pragmas SQLite has that Sharc does not run: refused rather than ignored.</summary>
+    private static readonly HashSet<string> KnownToSqlite = new(StringComparer.Ordinal)
+    {
+        "analysis_limit", "automatic_index", "busy_timeout", "cache_size", "cache_spill", "case_sensitive_like",
+        "cell_size_check", "checkpoint_fullfsync", "collation_list", "compile_options", "count_changes", "data_store_directory",
+        "data_version", "default_cache_size", "defer_foreign_keys", "empty_result_callbacks", "foreign_key_check",
+        "foreign_key_list", "full_column_names", "fullfsync", "function_list", "hard_heap_limit", "ignore_check_constraints",
+        "journal_size_limit", "legacy_alter_table", "legacy_file_format", "locking_mode", "max_page_count", "mmap_size",
+        "module_list", "optimize", "pragma_list", "query_only", "read_uncommitted", "reverse_unordered_selects",
+        "secure_delete", "short_column_names", "shrink_memory", "soft_heap_limit", "stats", "synchronous", "table_list",
+        "temp_store", "temp_store_directory", "threads", "trusted_schema", "wal_autocheckpoint", "wal_checkpoint",
+        "writable_schema",
+    };
+
+    private static StatementOutcome HeaderInt(SharcDatabase db, string name, int offset, string? value, bool signed)
+    {
+        if (value is null)
+        {
+            uint raw = ReadHeader(db, offset);
+            return Single(name, SqlValue.Integer(signed ? (int)raw : raw));
+        }
+        // SQLite keeps the low 32 bits of the value, as sqlite3_value_int does.
+        uint v = (uint)(int)ParseInteger(value);
+        return db.RunSqlStatement(() =>
+        {
+            BinaryPrimitives.WriteUInt32BigEndian(db.WritablePager.Write(1).AsSpan(offset), v);
+            if (offset == 40) db.MarkSchemaChanged();
+            return StatementOutcome.None;
+        });
+    }
+
+    /// <summary>A header field as page 1 holds it now (inside a transaction, with its changes).</summary>
+    private static uint ReadHeader(SharcDatabase db, int offset)
+    {
+        var page = db.Source.Acquire(1);
+        try
+        {
+            return BinaryPrimitives.ReadUInt32BigEndian(page.Span[offset..]);
+        }
+        finally
+        {
+            db.Source.Release(page);
+        }
+    }
+
+    /// <summary>
+    /// page_size and encoding: SQLite ignores a new value once the database has content; Sharc cannot change them
+    /// on a file it already made either, and says so when the file is still empty (where SQLite would honour it).
+    /// </summary>
+    private static StatementOutcome FixedAtCreation(SharcDatabase db, string sql, SqlPragmaStatement pragma, bool same, string option)
+    {
+        if (same || HasContent(db)) return StatementOutcome.None;
+        return Unsupported.Throw<StatementOutcome>(
+            $"PRAGMA {pragma.Name} on an open database (pass SharcCreateOptions.{option} to SharcDatabase.Create)", sql, pragma.Start);
+    }
+
+    private static bool HasContent(SharcDatabase db)
+        => db.Schema.Tables.Any(t => !t.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) || db.Schema.Views.Count > 0 || db.Schema.Indexes.Count > 0;
+
+    private static StatementOutcome AutoVacuum(SharcDatabase db, string sql, SqlPragmaStatement pragma)
+    {
+        int mode = db.Header.AutoVacuumMode;
+        if (pragma.Value is not { } value) return Single("auto_vacuum", SqlValue.Integer(mode));
+        int wanted = value.ToLowerInvariant() switch
+        {
+            "none" or "0" => 0,
+            "full" or "1" => 1,
+            "incremental" or "2" => 2,
+            _ => (int)Math.Clamp(ParseInteger(value), 0, 2),
+        };
+        if (wanted == mode) return StatementOutcome.None;
+        if (mode != 0 && wanted != 0)
+        {
+            // Between FULL and INCREMENTAL only the header flag changes, as in SQLite.
+            return db.RunSqlStatement(() =>
+            {
+                BinaryPrimitives.WriteUInt32BigEndian(db.WritablePager.Write(1).AsSpan(64), wanted == 2 ? 1u : 0u);
+                return StatementOutcome.None;
+            });
+        }
+        return FixedAtCreation(db, sql, pragma, false, "AutoVacuum");
+    }
+
+    private static StatementOutcome IntegrityCheck(SharcDatabase db, string name, string? value)
+    {
+        int max = value is not null && long.TryParse(value, out long n) && n > 0 ? (int)Math.Min(n, int.MaxValue) : 100;
+        var problems = db.CheckIntegrity(max);
+        var rows = new List<SqlValue[]>();
+        if (problems.Count == 0) rows.Add([SqlValue.Text("ok")]);
+        foreach (var p in problems) rows.Add([SqlValue.Text(p)]);
+        return Rows([name], rows);
+    }
+
+    private static string EncodingName(SharcTextEncoding e) => e switch
+    {
+        SharcTextEncoding.Utf16LE => "UTF-16le",
+        SharcTextEncoding.Utf16BE => "UTF-16be",
+        _ => "UTF-8",
+    };
+
+    private static bool Boolean(string value, string sql, SqlPragmaStatement pragma) => value.ToLowerInvariant() switch
+    {
+        "on" or "yes" or "true" => true,
+        "off" or "no" or "false" => false,
+        _ => Number(value, sql, pragma) != 0,
+    };
+
+    private static long Number(string value, string sql, SqlPragmaStatement pragma) => ParseInteger(value);
+
+    /// <summary>The integer SQLite reads from a pragma value: its leading digits (0 when there are none).</summary>
+    private static long ParseInteger(string value)
+    {
+        int i = 0;
+        bool negative = false;
+        if (i < value.Length && value[i] is '-' or '+') negative = value[i++] == '-';
+        long n = 0;
+        while (i < value.Length && char.IsAsciiDigit(value[i]) && n < long.MaxValue / 10) n = n * 10 + (value[i++] - '0');
+        return negative ? -n : n;
+    }
+
+    private static StatementOutcome Single(string column, SqlValue value) => Rows([column], [[value]]);
+
+    private static StatementOutcome Rows(string[] columns, List<SqlValue[]> rows)
+    {
+        var sources = new ColumnSource[columns.Length];
+        for (int i = 0; i < sources.Length; i++) sources[i] = new ColumnSource { Name = columns[i], Field = i };
+        return new StatementOutcome(0, false, new QueryExecution(sources, rows));
+    }
+}

@@ -1,0 +1,138 @@
+using Sharc.Sql.Ast;
+using Sharc.Sql.Execution;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Parsing;
+using Sharc.Sql.Values;
+
+namespace Sharc.Sql.Writes;
+
+/// <summary>
+/// What one statement produced: the rows it changed (for INSERT, UPDATE and DELETE, as sqlite3_changes counts them)
+/// and, for SELECT, RETURNING and PRAGMA, its rows.
+/// </summary>
+internal readonly record struct StatementOutcome(int Changes, bool IsDml, QueryExecution? Rows)
+{
+    public static StatementOutcome None => default;
+}
+
+/// <summary>Parameter values for a script: by slot, or by name (each statement numbers its own slots).</summary>
+internal readonly record struct ScriptParameters(SqlValue[] Positional, IReadOnlyDictionary<string, object?>? Named)
+{
+    /// <summary>The values of <paramref name="statement"/>'s slots.</summary>
+    public SqlValue[] For(SqlStatement statement)
+    {
+        if (Named is null) return Positional;
+        var values = new SqlValue[statement.ParameterCount];
+        for (int i = 0; i < values.Length; i++)
+        {
+            if (i >= statement.ParameterNames.Count || statement.ParameterNames[i] is not { } name) continue;
+            if (Named.TryGetValue(name, out var v) || (name.Length > 1 && Named.TryGetValue(name[1..], out v)))
+                values[i] = SqlValue.FromObject(v);
+        }
+        return values;
+    }
+}
+
+/// <summary>
+/// Runs SQL scripts: statements one by one, as sqlite3_exec does — statements before a failing one keep their
+/// effect, and a syntax error stops the script where it is.
+/// </summary>
+internal static class SqlScript
+{
+    /// <summary>
+    /// Runs every statement of <paramref name="sql"/>; <paramref name="rows"/>, when given, receives a reader over
+    /// the rows of each statement that has some (SELECT, RETURNING, PRAGMA) — it must read them before returning.
+    /// Returns the changes of the last INSERT, UPDATE or DELETE.
+    /// </summary>
+    public static int Run(SharcDatabase db, string sql, ScriptParameters parameters, Action<SharcDataReader>? rows)
+    {
+        var statements = SqlParser.ParseScript(sql, out var error);
+        int changes = 0;
+        foreach (var statement in statements)
+        {
+            var outcome = RunStatement(db, sql, statement, parameters.For(statement));
+            if (outcome.IsDml) changes = outcome.Changes;
+            if (outcome.Rows is null) continue;
+            using var reader = new SharcDataReader(db, outcome.Rows);
+            if (rows is not null) rows(reader);
+            else while (reader.Read()) { }
+        }
+        if (error is not null) throw error;
+        return changes;
+    }
+
+    /// <summary>Runs one parsed statement of <paramref name="sql"/>.</summary>
+    public static StatementOutcome RunStatement(SharcDatabase db, string sql, SqlStatement statement, SqlValue[] parameters)
+    {
+        if (statement.Explain != SqlExplainMode.None)
+            Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
+        try
+        {
+            var outcome = statement switch
+            {
+                SqlSelectStatement select => Select(db, sql, select, parameters),
+                SqlInsertStatement insert => DmlInsert.Run(db, sql, insert, parameters),
+                SqlUpdateStatement update => DmlChange.Update(db, sql, update, parameters),
+                SqlDeleteStatement delete => DmlChange.Delete(db, sql, delete, parameters),
+                SqlPragmaStatement pragma => Pragmas.Run(db, sql, pragma),
+                SqlBeginStatement or SqlCommitStatement or SqlRollbackStatement or SqlSavepointStatement or SqlReleaseStatement
+                    => Transaction(db, statement),
+                _ => DdlStatements.Run(db, sql, statement, parameters),
+            };
+            if (outcome.IsDml) db.LastChanges = outcome.Changes;
+            return outcome;
+        }
+        catch (SharcSqlException e) when (IsPositionless(e))
+        {
+            throw new SharcSqlException(e.SqliteMessage, sql, statement.Start);
+        }
+    }
+
+    /// <summary>Errors raised away from the SQL text (transaction control) carry no position: they are placed at their statement.</summary>
+    private static bool IsPositionless(SharcSqlException e) => e.Data.Contains(PositionlessKey);
+
+    internal const string PositionlessKey = "Sharc.Positionless";
+
+    /// <summary>An error raised where the statement's text is not at hand; <see cref="RunStatement"/> places it at its statement.</summary>
+    internal static SharcSqlException Positionless(string message)
+    {
+        var e = new SharcSqlException(message, "", 0);
+        e.Data[PositionlessKey] = true;
+        return e;
+    }
+
+    private static StatementOutcome Select(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters)
+    {
+        var plan = Planning.QueryPlan.Create(db.Schema, sql, select);
+        var execution = new QueryExecution(db, plan, ownedByReader: true);
+        DmlTarget.Bind(execution.Context.Parameters, parameters);
+        execution.Start();
+        return new StatementOutcome(0, false, execution);
+    }
+
+    private static StatementOutcome Transaction(SharcDatabase db, SqlStatement statement)
+    {
+        switch (statement)
+        {
+            case SqlBeginStatement:
+                db.SqlBegin();
+                break;
+            case SqlCommitStatement:
+                db.SqlCommit();
+                break;
+            case SqlRollbackStatement { Savepoint: null }:
+                db.SqlRollback();
+                break;
+            case SqlRollbackStatement rollback:
+                db.SqlRollbackTo(rollback.Savepoint);
+                break;
+            case SqlSavepointStatement savepoint:
+                db.SqlSavepoint(savepoint.Name);
+                break;
+            case SqlReleaseStatement release:
+                db.SqlRelease(release.Name);
+                break;
+        }
+        return StatementOutcome.None;
+    }
+}

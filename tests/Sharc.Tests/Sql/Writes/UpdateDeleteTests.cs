@@ -1,0 +1,95 @@
+using FluentAssertions;
+
+namespace Sharc.Tests.Sql.Writes;
+
+/// <summary>UPDATE and DELETE through SQL, statement by statement against SQLite.</summary>
+public class UpdateDeleteTests
+{
+    private static WriteOracle Seeded()
+    {
+        var o = new WriteOracle();
+        o.Ok("CREATE TABLE t(id INTEGER PRIMARY KEY, a INT UNIQUE, b TEXT, c REAL NOT NULL DEFAULT 0)");
+        o.Ok("CREATE INDEX t_b ON t(b)");
+        o.Ok("INSERT INTO t VALUES (1, 10, 'x', 1), (2, 20, 'y', 2), (3, 30, 'z', 3), (4, 40, NULL, 4)");
+        return o;
+    }
+
+    [Fact]
+    public void Update_sees_only_the_rows_before_the_statement()
+    {
+        using var o = Seeded();
+        o.Both("UPDATE t SET a = a + 10").Error.Should().Be("UNIQUE constraint failed: t.a");
+        o.Ok("UPDATE t SET a = a + 1000").Changes.Should().Be(4);
+        o.Ok("UPDATE t SET b = b || a, c = c * 2 WHERE id > ?1", 2).Changes.Should().Be(2);
+        o.Ok("UPDATE t SET (a, b) = (a * 2, 'r') WHERE b IS NULL");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Update_of_the_integer_primary_key_moves_the_row()
+    {
+        using var o = Seeded();
+        o.Ok("UPDATE t SET id = id + 100 WHERE id < 3");
+        o.Both("UPDATE t SET id = 3 WHERE id = 4").Error.Should().Be("UNIQUE constraint failed: t.id");
+        o.Ok("UPDATE t SET rowid = 50 WHERE id = 4");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Update_conflicts_follow_sqlite_for_each_or_action()
+    {
+        using var o = Seeded();
+        o.Both("UPDATE t SET a = 10 WHERE id = 2").Error.Should().Be("UNIQUE constraint failed: t.a");
+        o.Ok("UPDATE OR IGNORE t SET a = 10 WHERE id >= 2").Changes.Should().Be(0);
+        o.Ok("UPDATE OR IGNORE t SET a = a + 5").Changes.Should().Be(4);
+        o.Ok("UPDATE OR REPLACE t SET a = 15 WHERE id = 3").Changes.Should().Be(1);
+        o.Both("UPDATE t SET c = NULL").Error.Should().Be("NOT NULL constraint failed: t.c");
+        o.Ok("UPDATE OR REPLACE t SET c = NULL WHERE id = 3");
+        o.Both("UPDATE OR FAIL t SET a = 45 WHERE id IN (3, 4)").Error.Should().NotBeNull();
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Delete_removes_rows_and_index_entries()
+    {
+        using var o = Seeded();
+        o.Ok("DELETE FROM t WHERE b > 'x'").Changes.Should().Be(2);
+        o.Ok("DELETE FROM t WHERE id = 1 RETURNING *");
+        o.Ok("DELETE FROM t").Changes.Should().Be(1);
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Returning_on_update_gives_the_new_values()
+    {
+        using var o = Seeded();
+        o.Ok("UPDATE t SET c = c + 0.5, b = upper(b) WHERE id <= 2 RETURNING id, b, c, typeof(c)").Rows.Should().HaveCount(2);
+        o.Both("UPDATE t AS x SET a = x.a + 1 WHERE x.id = 3 RETURNING x.a, a").Error.Should().Be("no such column: x.a");
+        o.Ok("UPDATE t AS x SET a = x.a + 1 WHERE x.id = 3 RETURNING t.a, a");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Without_rowid_tables_are_updated_and_deleted_by_primary_key()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE w(k TEXT, n INT, v, PRIMARY KEY(k, n)) WITHOUT ROWID");
+        o.Ok("INSERT INTO w VALUES ('a', 1, 'p'), ('a', 2, 'q'), ('b', 1, 'r')");
+        o.Ok("UPDATE w SET v = v || n WHERE k = 'a'").Changes.Should().Be(2);
+        o.Ok("UPDATE w SET n = 5 WHERE k = 'b' RETURNING *");
+        o.Both("UPDATE w SET n = 1 WHERE k = 'a'").Error.Should().NotBeNull();
+        o.Ok("DELETE FROM w WHERE n = 2");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Order_by_and_limit_on_update_and_delete_are_syntax_errors_as_in_sqlites_default_build()
+    {
+        using var o = Seeded();
+        o.Both("DELETE FROM t WHERE id > 1 LIMIT 1").Error.Should().Be("near \"LIMIT\": syntax error");
+        o.Both("UPDATE t SET a = 1 ORDER BY id LIMIT 1").Error.Should().Be("near \"ORDER\": syntax error");
+        o.Both("UPDATE nosuch SET a = 1").Error.Should().Be("no such table: nosuch");
+        o.Both("UPDATE t SET nosuch = 1").Error.Should().Be("no such column: nosuch");
+        o.AssertSameContents();
+    }
+}
