@@ -47,7 +47,7 @@ internal static class DdlStatements
                 case SqlRenameColumnStatement rename:
                     return Write(db, () => new SchemaWriter(db).RenameColumn(rename.Table, rename.Column, rename.NewName));
                 case SqlDropColumnStatement d:
-                    return Unsupported.Throw<StatementOutcome>("ALTER TABLE DROP COLUMN", sql, d.Start);
+                    return Write(db, () => new SchemaWriter(db).DropColumn(d.Table, d.Column));
                 case SqlReindexStatement reindex:
                     return Reindex(db, reindex);
                 case SqlVacuumStatement v:

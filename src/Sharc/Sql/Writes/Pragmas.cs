@@ -51,9 +51,7 @@ internal static partial class Pragmas
                 if (Boolean(value, sql, pragma)) Unsupported.Throw("PRAGMA recursive_triggers = ON (Sharc does not fire triggers)", sql, pragma.Start);
                 return StatementOutcome.None;
             case "journal_mode":
-                if (value is not null && !SqlText.EqualsIgnoreCase(value, "delete"))
-                    Unsupported.Throw($"PRAGMA journal_mode = {value} (Sharc writes rollback-journal databases in DELETE mode)", sql, pragma.Start);
-                return Single(name, SqlValue.Text("delete"));
+                return JournalMode(db, value, sql, pragma);
             case "integrity_check":
             case "quick_check":
                 return IntegrityCheck(db, name, value);
@@ -195,6 +193,29 @@ internal static partial class Pragmas
         long n = 0;
         while (i < value.Length && char.IsAsciiDigit(value[i]) && n < long.MaxValue / 10) n = n * 10 + (value[i++] - '0');
         return negative ? -n : n;
+    }
+
+    /// <summary>
+    /// journal_mode: reports "delete" or "wal"; setting DELETE or WAL switches as SQLite does (outside a transaction);
+    /// the modes Sharc does not write (TRUNCATE, PERSIST, MEMORY, OFF) are refused.
+    /// </summary>
+    private static StatementOutcome JournalMode(SharcDatabase db, string? value, string sql, SqlPragmaStatement pragma)
+    {
+        if (value is not null)
+        {
+            SharcJournalMode mode;
+            if (SqlText.EqualsIgnoreCase(value, "delete")) mode = SharcJournalMode.Delete;
+            else if (SqlText.EqualsIgnoreCase(value, "wal")) mode = SharcJournalMode.Wal;
+            else return Unsupported.Throw<StatementOutcome>($"PRAGMA journal_mode = {value} (Sharc writes DELETE and WAL modes)", sql, pragma.Start);
+            if (mode != db.JournalMode)
+            {
+                if (db.InExplicitTransaction)
+                    throw new SharcSqlException(mode == SharcJournalMode.Wal ? "cannot change into wal mode from within a transaction" : "cannot change out of wal mode from within a transaction", sql, pragma.Start);
+                if (!db.IsWritable) throw new SharcSqlException("attempt to write a readonly database", sql, pragma.Start);
+                db.SetJournalMode(mode);
+            }
+        }
+        return Single("journal_mode", SqlValue.Text(db.JournalMode == SharcJournalMode.Wal ? "wal" : "delete"));
     }
 
     private static StatementOutcome Single(string column, SqlValue value) => Rows([column], [[value]]);
