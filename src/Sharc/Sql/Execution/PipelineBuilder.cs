@@ -5,7 +5,7 @@ using Sharc.Sql.Values;
 namespace Sharc.Sql.Execution;
 
 /// <summary>Builds pipelines and compiles expressions for one execution of a planned statement.</summary>
-internal sealed class PipelineBuilder(SharcDatabase db, IReadOnlyDictionary<QueryIntent, Planning.LevelPlan> plans)
+internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDictionary<QueryIntent, Planning.LevelPlan> plans)
 {
     /// <summary>The b-tree readers the pipelines read with (they pin pages until disposed).</summary>
     public List<SharcDataReader> Readers { get; } = [];
@@ -17,7 +17,8 @@ internal sealed class PipelineBuilder(SharcDatabase db, IReadOnlyDictionary<Quer
         {
             TableSource t => Track(new TableScanOperator(db, t, plan.Access, q.Frame, Compile)),
             SubquerySource s => new SubqueryScanOperator(Build(s.Query), q.Frame),
-            _ => new SingleRowOperator(q.Frame),
+            null => new SingleRowOperator(q.Frame),
+            _ => BuildCompoundSource(q),
         };
         if (q.Where is not null) rows = new FilterOperator(rows, Compile(q.Where));
         if (q.Aggregation is { } a)

@@ -38,6 +38,8 @@ internal static class IntentAnalysis
     {
         defined.Add(q.Frame);
         if (q.Source is SubquerySource s) Frames(s.Query, defined, referenced);
+        foreach (var level in CompoundSources.Levels(q.Source)) Frames(level, defined, referenced);
+        foreach (var e in CompoundSources.Expressions(q.Source)) Walk(e, defined, referenced);
         foreach (var e in LevelExpressions(q)) Walk(e, defined, referenced);
     }
 

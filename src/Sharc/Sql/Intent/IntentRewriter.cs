@@ -161,6 +161,11 @@ internal static class IntentRewriter
                 changed = true;
             }
         }
+        else if (CompoundSources.Rewrite(source, f) is { } rewritten && !ReferenceEquals(rewritten, source))
+        {
+            source = rewritten;
+            changed = true;
+        }
         var projections = new ProjectionIntent[q.Projections.Count];
         for (int i = 0; i < projections.Length; i++)
         {
