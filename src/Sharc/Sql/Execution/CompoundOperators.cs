@@ -1,3 +1,4 @@
+using Sharc.Format;
 using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Execution;
@@ -125,4 +126,33 @@ internal sealed class RecursiveRefOperator(RecursiveRow current, int frame) : Ro
         _done = true;
         return true;
     }
+}
+
+/// <summary>The rows of a compound subquery, each value given its column's affinity as it is read.</summary>
+internal sealed class AffinityScanOperator(QueryPipeline inner, SqlAffinity[] affinities, int frame) : RowOperator
+{
+    private readonly ValuesFrame _frame = new() { Row = new SqlValue[affinities.Length] };
+
+    public override void Open(ExecContext ctx)
+    {
+        inner.Open(ctx);
+        ctx.Frames[frame] = _frame;
+    }
+
+    public override bool Next(ExecContext ctx)
+    {
+        if (!inner.MoveNext(ctx)) return false;
+        var row = inner.Current;
+        for (int i = 0; i < affinities.Length; i++)
+        {
+            // Text that reads as a number becomes one (and numbers text, for TEXT); a REAL column reads integers
+            // back as reals. Reals stay reals, as in SQLite's ephemeral tables.
+            var v = SqlAffinities.ApplyForComparison(row[i], affinities[i]);
+            if (affinities[i] == SqlAffinity.Real && v.Type == SharcColumnType.Integer) v = SqlValue.Real(v.IntegerValue);
+            _frame.Row[i] = v;
+        }
+        return true;
+    }
+
+    public override void Close() => inner.Close();
 }

@@ -39,6 +39,17 @@ internal sealed partial class PipelineBuilder
         }
     }
 
+    /// <summary>
+    /// A compound or VALUES in FROM: SQLite stores its rows with the columns' affinities applied (a REAL column turns
+    /// another arm's integers into reals), as a table would.
+    /// </summary>
+    private RowOperator CompoundSubqueryScan(SubquerySource s, int frame)
+    {
+        var affinities = new Values.SqlAffinity[s.Columns.Count];
+        for (int i = 0; i < affinities.Length; i++) affinities[i] = s.Columns[i].Affinity;
+        return new AffinityScanOperator(Build(s.Query), affinities, frame);
+    }
+
     private CompoundRows Compound(IReadOnlyList<QueryIntent> arms, IReadOnlyList<Ast.SqlCompoundOperator> operators, IReadOnlyList<Collation> collations, IReadOnlyList<OrderingIntent> ordering)
         => new(arms.Select(Build).ToArray(), [.. operators], [.. collations], ordering);
 

@@ -16,6 +16,7 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
         RowOperator rows = q.Source switch
         {
             TableSource t => Track(new TableScanOperator(db, t, plan.Access, q.Frame, Compile)),
+            SubquerySource { Query.Source: CompoundSource or ValuesSource } s => CompoundSubqueryScan(s, q.Frame),
             SubquerySource s => new SubqueryScanOperator(Build(s.Query), q.Frame),
             null => new SingleRowOperator(q.Frame),
             _ => BuildCompoundSource(q),

@@ -31,11 +31,14 @@ internal sealed partial class IntentCompiler
             var compound = (SqlCompoundSelect)select.Body;
             var (arms, operators) = CompileArms(compound, parent, bodies);
             var (collations, declared) = CompoundCollations(arms);
-            source = new CompoundSource(arms, operators, collations, declared, "", CompoundColumns(arms, collations));
+            source = new CompoundSource(arms, operators, collations, declared, "", CompoundColumns(arms));
         }
 
-        var ordering = CompileCompoundOrderBy(select.OrderBy, source.Columns, source is CompoundSource cs ? cs.Arms : [], bodies, parent);
-        if (source is CompoundSource c) source = c with { Ordering = ordering };
+        var ordering = CompileCompoundOrderBy(select.OrderBy, source is CompoundSource cs ? cs.Collations : [], source is CompoundSource ca ? ca.Arms : [], bodies, parent);
+        // SQLite's convertCompoundSelectToSubquery: when a set operator meets an ORDER BY term with an explicit
+        // COLLATE, the compound runs unordered and its rows are then sorted; otherwise its arms are merged in order.
+        if (source is CompoundSource c && !(HasExplicitCollate(select.OrderBy) && c.Operators.Any(o => o != SqlCompoundOperator.UnionAll)))
+            source = c with { Ordering = ordering };
 
         var projections = new List<ProjectionIntent>(source.Columns.Count);
         for (int i = 0; i < source.Columns.Count; i++)
@@ -58,8 +61,11 @@ internal sealed partial class IntentCompiler
         foreach (var term in compound.Terms)
         {
             var arm = CompileArm(term.Body, parent);
-            if (arm.VisibleCount != arms[0].VisibleCount)
-                throw Error($"SELECTs to the left and right of {OperatorName(term.Operator)} do not have the same number of result columns", term.Start);
+            // SQLite's parser checks a one-row VALUES after a compound operator against the rows before it, so a width
+            // mismatch there is a VALUES error.
+            if (arm.VisibleCount != arms[0].VisibleCount && term.Body is SqlValuesBody { Rows.Count: 1 })
+                throw Error("all VALUES must have the same number of terms", term.Body.Start);
+            CheckWidth(arm, arms[0], term);
             arms.Add(arm);
             bodies.Add(term.Body);
             operators.Add(term.Operator);
@@ -137,17 +143,12 @@ internal sealed partial class IntentCompiler
     }
 
     /// <summary>
-    /// The collation arm column <paramref name="i"/> carries, or null. A multi-row VALUES first in a compound is part
-    /// of the compound's chain (its rows have no collation of their own); anywhere else SQLite makes it a subquery,
-    /// whose columns are BINARY at least.
+    /// The collation arm column <paramref name="i"/> carries, or null. SQLite runs a multi-row VALUES arm as a
+    /// subquery, whose columns are BINARY at least.
     /// </summary>
-    private static Collation? ArmCollation(QueryIntent arm, int i, bool first)
-    {
-        if (first && arm.Source is ValuesSource v && arm.Projections[i].Expr is ColumnExpr c && c.Frame == arm.Frame) return v.DeclaredCollations[i];
-        return CollationRules.Of(arm.Projections[i].Expr);
-    }
+    private static Collation? ArmCollation(QueryIntent arm, int i, bool first) => CollationRules.Of(arm.Projections[i].Expr);
 
-    private static List<SourceColumn> CompoundColumns(List<QueryIntent> arms, Collation[] collations)
+    private static List<SourceColumn> CompoundColumns(List<QueryIntent> arms)
     {
         var first = arms[0];
         var columns = new List<SourceColumn>(first.VisibleCount);
@@ -156,7 +157,11 @@ internal sealed partial class IntentCompiler
         {
             for (int a = 0; a < arms.Count; a++) exprs[a] = arms[a].Projections[i].Expr;
             var p = first.Projections[i];
-            columns.Add(new SourceColumn(p.Name, CompoundAffinity(exprs), collations[i], p.TableColumn?.DeclaredType ?? "", false, p.TableColumn));
+            // Read from outside (a subquery, view or CTE in FROM) the column compares with the first arm's collation,
+            // as SQLite's sqlite3SubqueryColumnTypes gives it; the compound's own collation only decides duplicates and
+            // its ORDER BY.
+            var outside = CollationRules.Of(p.Expr) ?? Collation.Binary;
+            columns.Add(new SourceColumn(p.Name, CompoundAffinity(exprs), outside, p.TableColumn?.DeclaredType ?? "", false, p.TableColumn));
         }
         return columns;
     }
@@ -185,7 +190,16 @@ internal sealed partial class IntentCompiler
         for (int a = chosen + 1; a < arms.Count; a++) mask |= DataTypes(arms[a]);
         if (affinity == SqlAffinity.Text && (mask & NumericData) != 0) return SqlAffinity.Blob;
         if (SqlAffinities.IsNumeric(affinity) && (mask & TextData) != 0) return SqlAffinity.Blob;
+        // SQLite's FLEXNUM: a numeric column whose first arm is a CAST converts text to numbers but leaves the
+        // numbers the other arms produce as they are (no REAL conversion of integers).
+        if (SqlAffinities.IsNumeric(affinity) && Uncollated(arms[0]) is CastExpr) return SqlAffinity.Numeric;
         return affinity;
+    }
+
+    private static IntentExpr Uncollated(IntentExpr e)
+    {
+        while (e is CollateExpr k) e = k.Operand;
+        return e;
     }
 
     private const int NumericData = 1, TextData = 2, BlobData = 4, AnyData = 7;
@@ -248,10 +262,10 @@ internal sealed partial class IntentCompiler
     /// of an arm's result columns, arms tried left to right; anything else is an error. The term's own outermost
     /// COLLATE wins, else the compound column's collation.
     /// </summary>
-    private List<OrderingIntent> CompileCompoundOrderBy(IReadOnlyList<SqlOrderingTerm> terms, IReadOnlyList<SourceColumn> columns, IReadOnlyList<QueryIntent> arms, List<SqlQueryBody> bodies, Scope? parent)
+    private List<OrderingIntent> CompileCompoundOrderBy(IReadOnlyList<SqlOrderingTerm> terms, IReadOnlyList<Collation> collations, IReadOnlyList<QueryIntent> arms, List<SqlQueryBody> bodies, Scope? parent)
     {
         var ordering = new List<OrderingIntent>(terms.Count);
-        int width = columns.Count;
+        int width = collations.Count;
         for (int t = 0; t < terms.Count; t++)
         {
             var term = terms[t];
@@ -275,7 +289,7 @@ internal sealed partial class IntentCompiler
                 if (column < 0)
                     throw Error($"{Ordinal(t + 1)} ORDER BY term does not match any column in the result set", term.Expr.Start);
             }
-            var collation = columns[column].Collation;
+            var collation = collations[column];
             if (term.Expr is SqlCollateExpr k)
             {
                 if (!CollationCompare.TryParse(k.Collation, out collation)) throw Error($"no such collation sequence: {k.Collation}", k.Start);
@@ -283,6 +297,13 @@ internal sealed partial class IntentCompiler
             ordering.Add(new OrderingIntent(column, desc, nullsFirst, collation));
         }
         return ordering;
+    }
+
+    private static bool HasExplicitCollate(IReadOnlyList<SqlOrderingTerm> terms)
+    {
+        foreach (var t in terms)
+            if (t.Expr is SqlCollateExpr) return true;
+        return false;
     }
 
     /// <summary>The result column of one arm an ORDER BY term names (by AS name, or as the same expression), or -1.</summary>

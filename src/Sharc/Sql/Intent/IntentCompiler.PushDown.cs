@@ -10,7 +10,7 @@ internal sealed partial class IntentCompiler
     /// SQLite's WHERE push-down into a compound subquery (or view, or CTE): each WHERE term that reads only the
     /// subquery's columns is copied into every arm, written over that arm's own result expressions — so it compares
     /// with the affinity and collation of each arm's column rather than the compound's. The term stays in the outer
-    /// WHERE too. As in SQLite, nothing is pushed into a compound with LIMIT or OFFSET, with VALUES arms, or — when
+    /// WHERE too. As in SQLite, nothing is pushed into a compound with LIMIT or OFFSET, or — when
     /// an operator other than UNION ALL removes duplicates — with a column of a collation other than BINARY; nor a
     /// term with a subquery or a function whose value may change.
     /// </summary>
@@ -21,7 +21,7 @@ internal sealed partial class IntentCompiler
         foreach (var op in compound.Operators) deduplicates |= op != SqlCompoundOperator.UnionAll;
         foreach (var arm in compound.Arms)
         {
-            if (arm.Source is ValuesSource || arm.Limit is not null || arm.Offset is not null) return sub;
+            if (arm.Limit is not null || arm.Offset is not null) return sub;
             if (!deduplicates) continue;
             for (int i = 0; i < arm.VisibleCount; i++)
                 if ((CollationRules.Of(arm.Projections[i].Expr) ?? Collation.Binary) != Collation.Binary) return sub;

@@ -105,7 +105,7 @@ internal sealed partial class IntentCompiler
         {
             foreach (var allowed in recursion.Allowed)
                 if (ReferenceEquals(allowed, t)) return new RecursiveRefSource(recursion.Table, alias, recursion.Columns);
-            throw Error($"recursive reference in a subquery: {name}", t.Start);
+            throw Error($"multiple recursive references: {name}", t.Start);
         }
         if (def.Expanding) throw Error($"circular reference: {name}", t.Start);
         _cteUses[def.Ast] = _cteUses.GetValueOrDefault(def.Ast) + 1;
@@ -206,8 +206,7 @@ internal sealed partial class IntentCompiler
         var names = def.Ast.Columns;
         if (names.Count > 0 && names.Count != setup[0].VisibleCount)
             throw Error($"table {def.Ast.Name} has {setup[0].VisibleCount} values for {names.Count} columns", def.Ast.Start);
-        var (setupCollations, _) = CompoundCollations(setup);
-        var tableColumns = CompoundColumns(setup, setupCollations);
+        var tableColumns = CompoundColumns(setup);
         for (int i = 0; i < tableColumns.Count; i++)
             if (names.Count > 0) tableColumns[i] = tableColumns[i] with { Name = names[i] };
 
@@ -235,8 +234,8 @@ internal sealed partial class IntentCompiler
         var all = new List<QueryIntent>(setup);
         all.AddRange(recursive);
         var (collations, _) = CompoundCollations(all);
-        var columns = CompoundColumns(all, collations);
-        var ordering = CompileCompoundOrderBy(query.OrderBy, columns, all, bodies, parent);
+        var columns = CompoundColumns(all);
+        var ordering = CompileCompoundOrderBy(query.OrderBy, collations, all, bodies, parent);
         int frame = _nextFrame++;
         var limitScope = new Scope(null, frame, null, false);
         var limit = query.Limit is null ? null : Compile(query.Limit, limitScope, Clause.Other);
