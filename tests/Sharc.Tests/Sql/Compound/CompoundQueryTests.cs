@@ -91,6 +91,16 @@ public sealed class CompoundQueryTests(MixedDatabaseFixture fixture) : IClassFix
     public void Ordered_compounds_return_sqlites_rows_in_order(string sql) => Db.Check(sql, ordered: true);
 
     [Fact]
+    public void Prepared_compounds_and_ctes_rerun_with_new_parameters()
+    {
+        const string sql = "WITH RECURSIVE c(x) AS (SELECT $p1 UNION ALL SELECT x + 1 FROM c WHERE x < $p2) " +
+            "SELECT x FROM c UNION SELECT i FROM t WHERE i = $p1 UNION SELECT $p2 ORDER BY 1";
+        using var q = Db.Db.Prepare(sql);
+        foreach (var (a, b) in new[] { (1L, 3L), (5L, 9L), (2L, 2L), (4L, 1L) })
+            QueryOracle.Rows(q.Execute(a, b)).Should().Equal(Db.Expected(sql, a, b));
+    }
+
+    [Fact]
     public void Result_columns_are_named_after_the_first_arm()
     {
         using var r = Db.Db.Query("SELECT i AS first, s FROM t UNION SELECT 1 AS other, 2");
