@@ -11,14 +11,13 @@ namespace Sharc.Sql.Intent;
 /// </summary>
 /// <remarks>
 /// <see cref="Collations"/> are the compound's column collations (the leftmost arm's column that has one, else
-/// BINARY): they decide duplicates and order. <see cref="DeclaredCollations"/> keeps "none" apart from BINARY, which
-/// matters when this compound is itself the first arm of another.
+/// BINARY): they decide duplicates and order. Its <see cref="IntentSource.Columns"/> carry what a reader of the
+/// compound in FROM sees: the first arm's collation and SQLite's compound affinity.
 /// </remarks>
 internal sealed record CompoundSource(
     IReadOnlyList<QueryIntent> Arms,
     IReadOnlyList<SqlCompoundOperator> Operators,
     IReadOnlyList<Collation> Collations,
-    IReadOnlyList<Collation?> DeclaredCollations,
     string Name,
     IReadOnlyList<SourceColumn> Columns) : IntentSource(Name, Columns)
 {
@@ -32,7 +31,6 @@ internal sealed record CompoundSource(
 /// </summary>
 internal sealed record ValuesSource(
     IReadOnlyList<IReadOnlyList<IntentExpr>> Rows,
-    IReadOnlyList<Collation?> DeclaredCollations,
     string Name,
     IReadOnlyList<SourceColumn> Columns) : IntentSource(Name, Columns);
 

@@ -30,8 +30,7 @@ internal sealed partial class IntentCompiler
         {
             var compound = (SqlCompoundSelect)select.Body;
             var (arms, operators) = CompileArms(compound, parent, bodies);
-            var (collations, declared) = CompoundCollations(arms);
-            source = new CompoundSource(arms, operators, collations, declared, "", CompoundColumns(arms));
+            source = new CompoundSource(arms, operators, CompoundCollations(arms), "", CompoundColumns(arms));
         }
 
         var ordering = CompileCompoundOrderBy(select.OrderBy, source is CompoundSource cs ? cs.Collations : [], source is CompoundSource ca ? ca.Arms : [], bodies, parent);
@@ -108,45 +107,39 @@ internal sealed partial class IntentCompiler
             rows.Add(compiled);
         }
         int width = rows[0].Count;
-        var declared = new Collation?[width];
         var columns = new List<SourceColumn>(width);
         var exprs = new IntentExpr[rows.Count];
         for (int i = 0; i < width; i++)
         {
-            for (int r = 0; r < rows.Count; r++) exprs[r] = rows[r][i];
-            foreach (var e in exprs)
+            Collation? collation = null;
+            for (int r = 0; r < rows.Count; r++)
             {
-                if ((declared[i] = CollationRules.Of(e)) is not null) break;
+                exprs[r] = rows[r][i];
+                collation ??= CollationRules.Of(exprs[r]);
             }
-            columns.Add(new SourceColumn(ValuesColumnName(i), CompoundAffinity(exprs), declared[i] ?? Collation.Binary, "", false, null));
+            columns.Add(new SourceColumn(ValuesColumnName(i), CompoundAffinity(exprs), collation ?? Collation.Binary, "", false, null));
         }
-        return new ValuesSource(rows, declared, "", columns);
+        return new ValuesSource(rows, "", columns);
     }
 
     // ---- the compound's columns ------------------------------------------------------------------------------
 
     /// <summary>
     /// SQLite's multiSelectCollSeq: a compound column's collation is that of the leftmost arm whose column has one
-    /// (a column, or an explicit COLLATE), else BINARY.
+    /// (a column, or an explicit COLLATE; a multi-row VALUES arm runs as a subquery, whose columns are BINARY at
+    /// least), else BINARY.
     /// </summary>
-    private static (Collation[] Collations, Collation?[] Declared) CompoundCollations(List<QueryIntent> arms)
+    private static Collation[] CompoundCollations(List<QueryIntent> arms)
     {
-        int width = arms[0].VisibleCount;
-        var collations = new Collation[width];
-        var declared = new Collation?[width];
-        for (int i = 0; i < width; i++)
+        var collations = new Collation[arms[0].VisibleCount];
+        for (int i = 0; i < collations.Length; i++)
         {
-            for (int a = 0; a < arms.Count && declared[i] is null; a++) declared[i] = ArmCollation(arms[a], i, a == 0);
-            collations[i] = declared[i] ?? Collation.Binary;
+            Collation? found = null;
+            for (int a = 0; a < arms.Count && found is null; a++) found = CollationRules.Of(arms[a].Projections[i].Expr);
+            collations[i] = found ?? Collation.Binary;
         }
-        return (collations, declared);
+        return collations;
     }
-
-    /// <summary>
-    /// The collation arm column <paramref name="i"/> carries, or null. SQLite runs a multi-row VALUES arm as a
-    /// subquery, whose columns are BINARY at least.
-    /// </summary>
-    private static Collation? ArmCollation(QueryIntent arm, int i, bool first) => CollationRules.Of(arm.Projections[i].Expr);
 
     private static List<SourceColumn> CompoundColumns(List<QueryIntent> arms)
     {
@@ -269,13 +262,7 @@ internal sealed partial class IntentCompiler
         for (int t = 0; t < terms.Count; t++)
         {
             var term = terms[t];
-            bool desc = term.Order == SqlSortOrder.Descending;
-            bool nullsFirst = term.Nulls switch
-            {
-                SqlNullsOrder.First => true,
-                SqlNullsOrder.Last => false,
-                _ => !desc,
-            };
+            var (desc, nullsFirst) = Direction(term);
             var inner = SkipCollate(term.Expr);
             int column = -1;
             if (IsInteger(inner, out long ordinal))

@@ -233,7 +233,7 @@ internal sealed partial class IntentCompiler
 
         var all = new List<QueryIntent>(setup);
         all.AddRange(recursive);
-        var (collations, _) = CompoundCollations(all);
+        var collations = CompoundCollations(all);
         var columns = CompoundColumns(all);
         var ordering = CompileCompoundOrderBy(query.OrderBy, collations, all, bodies, parent);
         int frame = _nextFrame++;

@@ -59,23 +59,10 @@ public sealed class DifferentialCompoundTests(MixedDatabaseFixture fixture, ITes
             var expected = db.Expected(sql);
             var actual = db.Actual(sql);
             if (expected is ["ERROR"]) errors++;
-            if (!ordered)
-            {
-                expected.Sort(StringComparer.Ordinal);
-                actual.Sort(StringComparer.Ordinal);
-            }
-            if (!expected.SequenceEqual(actual) && Canonical(expected).SequenceEqual(Canonical(actual)))
-            {
-                representatives++;
-                continue;
-            }
-            if (!expected.SequenceEqual(actual))
-            {
-                int at = 0;
-                while (at < Math.Min(expected.Count, actual.Count) && expected[at] == actual[at]) at++;
-                failures.Add($"{sql}\n  {expected.Count} rows expected, {actual.Count} given, first difference at row {at}" +
-                    $"\n  expected: {string.Join("; ", expected.Skip(at).Take(4))}\n  actual:   {string.Join("; ", actual.Skip(at).Take(4))}");
-            }
+            var difference = AnswerComparison.Difference(sql, expected, actual, ordered);
+            if (difference is null) continue;
+            if (Canonical(expected).SequenceEqual(Canonical(actual))) representatives++;
+            else failures.Add(difference);
         }
         output.WriteLine($"seed {seed}: {QueriesPerSeed} queries, {failures.Count} disagreements, {errors} that SQLite rejects, " +
             $"{representatives} that differ only in which of several equal values shows");

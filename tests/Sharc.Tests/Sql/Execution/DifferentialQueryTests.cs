@@ -34,18 +34,7 @@ public sealed class DifferentialQueryTests(MixedDatabaseFixture fixture, ITestOu
             var expected = db.Expected(sql);
             var actual = db.Actual(sql);
             if (expected is ["ERROR"]) errors++;
-            if (!ordered)
-            {
-                expected.Sort(StringComparer.Ordinal);
-                actual.Sort(StringComparer.Ordinal);
-            }
-            if (!expected.SequenceEqual(actual))
-            {
-                int at = 0;
-                while (at < Math.Min(expected.Count, actual.Count) && expected[at] == actual[at]) at++;
-                failures.Add($"{sql}\n  {expected.Count} rows expected, {actual.Count} given, first difference at row {at}" +
-                    $"\n  expected: {string.Join("; ", expected.Skip(at).Take(3))}\n  actual:   {string.Join("; ", actual.Skip(at).Take(3))}");
-            }
+            if (AnswerComparison.Difference(sql, expected, actual, ordered) is { } difference) failures.Add(difference);
         }
         output.WriteLine($"seed {seed}: {QueriesPerSeed} queries, {failures.Count} disagreements, {errors} that SQLite rejects");
         failures.Should().BeEmpty(string.Join("\n\n", failures.Take(8)));
