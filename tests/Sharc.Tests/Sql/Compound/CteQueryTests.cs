@@ -59,6 +59,19 @@ public sealed class CteQueryTests(MixedDatabaseFixture fixture) : IClassFixture<
     };
 
     [Theory]
+    [InlineData("WITH a AS MATERIALIZED (SELECT random() AS r) SELECT (SELECT r FROM a) = (SELECT r FROM a)")]
+    [InlineData("WITH a AS (SELECT random() AS r) SELECT (SELECT r FROM a) = (SELECT r FROM a)")]
+    [InlineData("WITH a AS (SELECT randomblob(8) AS r) SELECT count(DISTINCT r) FROM (SELECT r FROM a UNION ALL SELECT r FROM a)")]
+    public void A_materialized_cte_is_computed_once_per_execution(string sql)
+    {
+        // A CTE named twice is materialized, as in SQLite, so both references see the same random value.
+        Db.Check(sql, ordered: true);
+        using var r = Db.Db.Query(sql);
+        r.Read().Should().BeTrue();
+        r.GetInt64(0).Should().Be(1);
+    }
+
+    [Theory]
     [MemberData(nameof(Ordered))]
     public void Recursive_ctes_return_sqlites_rows_in_order(string sql) => Db.Check(sql, ordered: true);
 }
