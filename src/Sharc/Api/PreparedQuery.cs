@@ -143,7 +143,7 @@ public sealed class PreparedQuery : IDisposable
         ObjectDisposedException.ThrowIf(_disposed, this);
         ArgumentNullException.ThrowIfNull(parameters);
         if (_write is not null) return ExecuteWrite(parameters);
-        if (!ReferenceEquals(_execution.Plan.Schema, _db.Schema)) Replan();
+        if (!_db.IsCurrent(_execution.Plan)) Replan();
         if (parameters.Length > 0) _execution.BindAll(parameters);
         _execution.Start();
         _reader.RestartQuery();

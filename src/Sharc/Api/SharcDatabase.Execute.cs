@@ -170,13 +170,6 @@ public sealed partial class SharcDatabase
     }
 
     /// <summary>
-    /// CREATE TEMP VIEW: connection-local views are served by the views engine; until it is wired here they are
-    /// refused clearly rather than stored in the file.
-    /// </summary>
-    internal void CreateTempView(string name, string selectSql, bool ifNotExists, string sql, int offset)
-        => Sql.Intent.Unsupported.Throw("CREATE TEMP VIEW", sql, offset);
-
-    /// <summary>
     /// For <see cref="Query"/>: a statement other than SELECT (INSERT … RETURNING, PRAGMA, any other) is run here
     /// and its rows, if any, are returned; null for a SELECT, which the plan cache serves. A statement already in the
     /// plan cache is a SELECT, so the cached path parses nothing.

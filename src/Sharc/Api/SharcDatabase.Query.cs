@@ -67,9 +67,9 @@ public sealed partial class SharcDatabase
         var schema = Schema;
         lock (_planLock)
         {
-            if (_plans.TryGetValue(sql, out var cached) && ReferenceEquals(cached.Schema, schema)) return cached;
+            if (_plans.TryGetValue(sql, out var cached) && IsCurrent(cached)) return cached;
         }
-        var plan = QueryPlan.Create(schema, sql);
+        var plan = QueryPlan.Create(schema, sql, TempViewSet);
         lock (_planLock)
         {
             if (!_plans.ContainsKey(sql))

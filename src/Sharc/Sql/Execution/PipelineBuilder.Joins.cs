@@ -56,7 +56,8 @@ internal sealed partial class PipelineBuilder
     private RowOperator ItemRows(JoinItem item, AccessPlan access) => item.Source switch
     {
         TableSource t => Track(new TableScanOperator(db, t, access, item.Frame, Compile)),
+        SubquerySource { Query.Source: CompoundSource or ValuesSource } s => CompoundSubqueryScan(s, item.Frame),
         SubquerySource s => new SubqueryScanOperator(Build(s.Query), item.Frame),
-        _ => throw new InvalidOperationException("a join item is a table or a subquery"),
+        _ => SourceRows(item.Source, item.Frame),
     };
 }

@@ -16,9 +16,11 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
         RowOperator rows = q.Source switch
         {
             TableSource t => Track(new TableScanOperator(db, t, plan.Access, q.Frame, Compile)),
+            SubquerySource { Query.Source: CompoundSource or ValuesSource } s => CompoundSubqueryScan(s, q.Frame),
             SubquerySource s => new SubqueryScanOperator(Build(s.Query), q.Frame),
             JoinSource j => BuildJoin(q, j, plan.Join!),
-            _ => new SingleRowOperator(q.Frame),
+            null => new SingleRowOperator(q.Frame),
+            _ => BuildCompoundSource(q),
         };
         // A join applies WHERE inside, each term at the first step where it can decide.
         if (q.Where is not null && q.Source is not JoinSource) rows = new FilterOperator(rows, Compile(q.Where));

@@ -50,7 +50,7 @@ internal sealed class QueryPipeline
     public void Close() => _top.Close();
 
     /// <summary>A LIMIT or OFFSET value: it must read as an integer (SQLite's OP_MustBeInt), else "datatype mismatch".</summary>
-    private static long Integer(in SqlValue v)
+    internal static long Integer(in SqlValue v)
     {
         var n = SqlAffinities.ApplyForStorage(v, SqlAffinity.Numeric);
         if (n.Type != SharcColumnType.Integer) SqlErrors.Throw("datatype mismatch");

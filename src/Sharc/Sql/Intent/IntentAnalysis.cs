@@ -47,8 +47,12 @@ internal static class IntentAnalysis
             {
                 defined.Add(item.Frame);
                 if (item.Source is SubquerySource js) Frames(js.Query, defined, referenced);
+                foreach (var level in CompoundSources.Levels(item.Source)) Frames(level, defined, referenced);
+                foreach (var e in CompoundSources.Expressions(item.Source)) Walk(e, defined, referenced);
             }
         }
+        foreach (var level in CompoundSources.Levels(q.Source)) Frames(level, defined, referenced);
+        foreach (var e in CompoundSources.Expressions(q.Source)) Walk(e, defined, referenced);
         foreach (var e in LevelExpressions(q)) Walk(e, defined, referenced);
     }
 

@@ -101,7 +101,7 @@ internal sealed partial class IntentCompiler
                 var first = q.Projections[0];
                 var coll = x.HasCollate ? CollationRules.Of(x) ?? Collation.Binary
                     : CollationRules.Of(x) ?? first.Collation;
-                return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, first.Expr.Affinity), coll)
+                return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, ValueAffinity(q)), coll)
                 { HasCollate = x.HasCollate, Offset = e.Start };
             }
             case SqlInTableExpr { Arguments: not null } i:
@@ -126,7 +126,7 @@ internal sealed partial class IntentCompiler
             case SqlSubqueryExpr s:
             {
                 var q = CompileSubquery(s.Query, scope, s.Start);
-                return new ScalarSubqueryExpr(q) { Affinity = q.Projections[0].Expr.Affinity, Offset = e.Start };
+                return new ScalarSubqueryExpr(q) { Affinity = ValueAffinity(q), Offset = e.Start };
             }
             case SqlRowValueExpr r:
                 return Unsupported.Throw<IntentExpr>("row values", _sql, r.Start);

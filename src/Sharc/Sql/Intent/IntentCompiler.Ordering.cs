@@ -21,13 +21,7 @@ internal sealed partial class IntentCompiler
         for (int t = 0; t < terms.Count; t++)
         {
             var term = terms[t];
-            bool desc = term.Order == SqlSortOrder.Descending;
-            bool nullsFirst = term.Nulls switch
-            {
-                SqlNullsOrder.First => true,
-                SqlNullsOrder.Last => false,
-                _ => !desc,
-            };
+            var (desc, nullsFirst) = Direction(term);
             var inner = SkipCollate(term.Expr);
             int column = -1;
             if (inner is SqlColumnRef { Table: null, Schema: null } name)
@@ -65,6 +59,18 @@ internal sealed partial class IntentCompiler
             ordering.Add(new OrderingIntent(column, desc, nullsFirst, collation));
         }
         return (hidden, ordering);
+    }
+
+    /// <summary>An ORDER BY term's direction and NULL placement (NULLs first ascending, last descending, unless written).</summary>
+    private static (bool Descending, bool NullsFirst) Direction(SqlOrderingTerm term)
+    {
+        bool desc = term.Order == SqlSortOrder.Descending;
+        return (desc, term.Nulls switch
+        {
+            SqlNullsOrder.First => true,
+            SqlNullsOrder.Last => false,
+            _ => !desc,
+        });
     }
 
     /// <summary>A GROUP BY term: an ordinal picks a result column's expression; anything else is an expression.</summary>

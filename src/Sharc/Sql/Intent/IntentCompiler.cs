@@ -3,6 +3,7 @@ using Sharc.Schema.Parsing;
 using Sharc.Sql.Ast;
 using SqlExpr = Sharc.Sql.Ast.SqlExpr;
 using Sharc.Sql.Parsing;
+using TempViews = Sharc.Sql.TempViews;
 
 namespace Sharc.Sql.Intent;
 
@@ -27,14 +28,13 @@ internal sealed partial class IntentCompiler
     }
 
     /// <summary>Compiles a statement that must be a SELECT.</summary>
-    public static StatementIntent CompileStatement(SharcSchema schema, string sql, SqlStatement statement)
+    public static StatementIntent CompileStatement(SharcSchema schema, string sql, SqlStatement statement, TempViews? views = null)
     {
         if (statement.Explain != SqlExplainMode.None)
             Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
         if (statement is not SqlSelectStatement select)
             return Unsupported.Throw<StatementIntent>(StatementName(statement) + " through Query", sql, statement.Start);
-        var compiler = new IntentCompiler(schema, sql);
-        var query = compiler.CompileSelect(select.Query, null);
+        var (query, compiler) = CompileTop(schema, sql, select.Query, views);
         return new StatementIntent(query, compiler._nextFrame, statement.ParameterCount, statement.ParameterNames);
     }
 
@@ -73,17 +73,8 @@ internal sealed partial class IntentCompiler
     /// <summary>Compiles one query level (and, through its expressions, the levels inside it).</summary>
     private QueryIntent CompileSelect(SqlSelect select, Scope? parent)
     {
-        if (select.With is not null) Unsupported.Throw("WITH (common table expressions)", _sql, select.With.Start);
-        switch (select.Body)
-        {
-            case SqlCompoundSelect compound:
-                Unsupported.Throw("compound SELECT (UNION, INTERSECT, EXCEPT)", _sql, compound.Start);
-                break;
-            case SqlValuesBody values:
-                Unsupported.Throw("VALUES as a query", _sql, values.Start);
-                break;
-        }
-        var core = (SqlSelectCore)select.Body;
+        if (select.With is not null) return CompileWith(select, parent);
+        if (select.Body is not SqlSelectCore core) return CompileCompound(select, parent);
         if (core.Windows.Count > 0) Unsupported.Throw("WINDOW clauses", _sql, core.Windows[0].Start);
 
         int frame = _nextFrame++;
@@ -103,6 +94,7 @@ internal sealed partial class IntentCompiler
 
         var having = core.Having is null ? null : Compile(core.Having, scope, Clause.Having);
         var where = core.Where is null ? null : Compile(core.Where, scope, Clause.Where);
+        if (core.Where is not null && source is SubquerySource sub) source = PushDownIntoCompound(core.Where, sub, scope);
         if (having is not null && keys.Count > 0) (where, having) = HavingToWhere(where, having, keys, frame);
 
         var (orderExprs, ordering) = CompileOrderBy(select.OrderBy, scope, results);
@@ -223,6 +215,7 @@ internal sealed partial class IntentCompiler
 
     private IntentSource CompileTableRef(SqlTableRef t, Scope? parent)
     {
+        if (CompileCteOrTempView(t, parent) is { } named) return named;
         // Only the main schema exists here (no temp tables, no attached databases).
         if (t.Schema is not null && !SqlText.EqualsIgnoreCase(t.Schema, "main"))
             throw Error($"no such table: {t.Schema}.{t.Name}", t.Start);
@@ -266,16 +259,19 @@ internal sealed partial class IntentCompiler
         if (parsed.ParameterCount > 0) throw Error("parameters are not allowed in views", offset);
 
         string outerSql = _sql;
+        var outerWith = _with;
         _expanding.Add(view.Name);
         _sql = view.SelectSql;
+        _with = null;
         QueryIntent inner;
         try
         {
-            // A view sees nothing of the query that names it.
+            // A view sees nothing of the query that names it, not even its CTEs.
             inner = CompileSelect(select.Query, null);
         }
         finally
         {
+            _with = outerWith;
             _sql = outerSql;
             _expanding.RemoveAt(_expanding.Count - 1);
         }

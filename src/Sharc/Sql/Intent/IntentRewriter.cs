@@ -161,11 +161,16 @@ internal static class IntentRewriter
                 changed = true;
             }
         }
-        if (source is JoinSource join)
+        else if (source is JoinSource join)
         {
             var rewritten = RewriteJoin(join, f);
             changed |= !ReferenceEquals(rewritten, join);
             source = rewritten;
+        }
+        else if (CompoundSources.Rewrite(source, f) is { } rewritten && !ReferenceEquals(rewritten, source))
+        {
+            source = rewritten;
+            changed = true;
         }
         var projections = new ProjectionIntent[q.Projections.Count];
         for (int i = 0; i < projections.Length; i++)
@@ -230,10 +235,11 @@ internal static class IntentRewriter
         {
             var item = join.Items[i];
             items[i] = item;
-            if (item.Source is not SubquerySource sub) continue;
-            var inner = RewriteQuery(sub.Query, f);
-            if (ReferenceEquals(inner, sub.Query)) continue;
-            items[i] = item with { Source = sub with { Query = inner } };
+            IntentSource? source = item.Source is SubquerySource sub
+                ? (RewriteQuery(sub.Query, f) is var inner && !ReferenceEquals(inner, sub.Query) ? sub with { Query = inner } : sub)
+                : CompoundSources.Rewrite(item.Source, f);
+            if (source is null || ReferenceEquals(source, item.Source)) continue;
+            items[i] = item with { Source = source };
             changed = true;
         }
         return changed ? join with { Items = items, On = on } : join;

@@ -37,8 +37,16 @@ internal static class Planner
         plans[q] = Plan(q);
         if (q.Source is SubquerySource s) Collect(s.Query, plans);
         if (q.Source is JoinSource join)
+        {
             foreach (var item in join.Items)
+            {
                 if (item.Source is SubquerySource js) Collect(js.Query, plans);
+                foreach (var level in CompoundSources.Levels(item.Source)) Collect(level, plans);
+                foreach (var e in CompoundSources.Expressions(item.Source)) CollectSubqueries(e, plans);
+            }
+        }
+        foreach (var level in CompoundSources.Levels(q.Source)) Collect(level, plans);
+        foreach (var e in CompoundSources.Expressions(q.Source)) CollectSubqueries(e, plans);
         foreach (var e in IntentAnalysis.LevelExpressions(q)) CollectSubqueries(e, plans);
     }
 
@@ -74,9 +82,12 @@ internal static class Planner
             string what = q.Source switch
             {
                 SubquerySource s => $"SCAN {(s.Name.Length == 0 ? "(subquery)" : s.Name)}",
-                _ => "SCAN CONSTANT ROW",
+                null => "SCAN CONSTANT ROW",
+                _ => CompoundPlans.Describe(q.Source),
             };
-            return new LevelPlan(AccessPlan.Scan, false, what + SortNote(q, false));
+            // A compound with ORDER BY merges its arms in that order.
+            bool merged = q.Source is CompoundSource { Ordering.Count: > 0 };
+            return new LevelPlan(AccessPlan.Scan, merged, what + SortNote(q, merged));
         }
 
         var terms = PredicateTerms.Extract(q);

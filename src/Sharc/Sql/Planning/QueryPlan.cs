@@ -2,6 +2,7 @@ using System.Text;
 using Sharc.Sql.Ast;
 using Sharc.Sql.Intent;
 using Sharc.Sql.Parsing;
+using TempViews = Sharc.Sql.TempViews;
 
 namespace Sharc.Sql.Planning;
 
@@ -11,10 +12,11 @@ namespace Sharc.Sql.Planning;
 /// </summary>
 internal sealed class QueryPlan
 {
-    private QueryPlan(string sql, SharcSchema schema, StatementIntent statement, Dictionary<QueryIntent, LevelPlan> levels)
+    private QueryPlan(string sql, SharcSchema schema, TempViews? views, StatementIntent statement, Dictionary<QueryIntent, LevelPlan> levels)
     {
         Sql = sql;
         Schema = schema;
+        Views = views;
         Statement = statement;
         Levels = levels;
         var top = statement.Query;
@@ -31,6 +33,9 @@ internal sealed class QueryPlan
     /// <summary>The schema the plan was made from (a reader of another schema must plan again).</summary>
     public SharcSchema Schema { get; }
 
+    /// <summary>The connection's temp views the plan was made with (registering or dropping one makes it stale).</summary>
+    public TempViews? Views { get; }
+
     public StatementIntent Statement { get; }
 
     /// <summary>The plan of every level, by intent identity.</summary>
@@ -42,17 +47,17 @@ internal sealed class QueryPlan
     public int ParameterCount => Statement.ParameterCount;
 
     /// <summary>Parses, compiles and plans a SELECT against <paramref name="schema"/>.</summary>
-    public static QueryPlan Create(SharcSchema schema, string sql)
+    public static QueryPlan Create(SharcSchema schema, string sql, TempViews? views = null)
     {
         var statement = SqlParser.ParseStatement(sql);
-        return Create(schema, sql, statement);
+        return Create(schema, sql, statement, views);
     }
 
     /// <summary>Compiles and plans an already parsed statement, which must be a SELECT.</summary>
-    public static QueryPlan Create(SharcSchema schema, string sql, SqlStatement statement)
+    public static QueryPlan Create(SharcSchema schema, string sql, SqlStatement statement, TempViews? views = null)
     {
-        var intent = IntentCompiler.CompileStatement(schema, sql, statement);
-        return new QueryPlan(sql, schema, intent, Planner.PlanAll(intent.Query));
+        var intent = IntentCompiler.CompileStatement(schema, sql, statement, views);
+        return new QueryPlan(sql, schema, views, intent, Planner.PlanAll(intent.Query));
     }
 
     /// <summary>

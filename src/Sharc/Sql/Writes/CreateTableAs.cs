@@ -30,7 +30,7 @@ internal static class CreateTableAs
             ParameterCount = create.ParameterCount,
             ParameterNames = create.ParameterNames,
         };
-        var plan = Planning.QueryPlan.Create(db.Schema, sql, select);
+        var plan = Planning.QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
         var names = new List<string>();
         var types = new List<string>();
         var projections = plan.Statement.Query.Projections;

@@ -78,7 +78,7 @@ internal static class DdlStatements
         CheckSchemaName(sql, view.Schema, view.Start);
         if (view.Temporary)
         {
-            db.CreateTempView(view.Name, sql[view.Query.Start..view.Query.End], view.IfNotExists, sql, view.Start);
+            db.RegisterTempView(view.Name, view.Columns, sql[view.Query.Start..view.Query.End], view.IfNotExists);
             return StatementOutcome.None;
         }
         string stored = "CREATE VIEW " + sql[view.NameOffset..view.End];
@@ -104,6 +104,12 @@ internal static class DdlStatements
 
     private static StatementOutcome Drop(SharcDatabase db, SqlDropStatement drop)
     {
+        // A connection-local (TEMP) view is found before the schema's objects, as SQLite searches temp first.
+        if (drop.Kind == SqlObjectKind.View && (drop.Schema is null || SqlNameComparer.Instance.Equals(drop.Schema, "temp")) && db.HasTempView(drop.Name))
+        {
+            db.DropTempView(drop.Name, drop.IfExists);
+            return StatementOutcome.None;
+        }
         if (drop.Schema is { } s && !SqlNameComparer.Instance.Equals(s, "main"))
             throw new SharcException($"unknown database {s}");
         switch (drop.Kind)

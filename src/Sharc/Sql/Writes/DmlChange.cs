@@ -16,7 +16,6 @@ internal static class DmlChange
 {
     public static StatementOutcome Update(SharcDatabase db, string sql, SqlUpdateStatement update, SqlValue[] parameters)
     {
-        if (update.With is not null) Unsupported.Throw("WITH before UPDATE", sql, update.With.Start);
         RefuseOrderByLimit(sql, update.OrderBy, update.Limit, update.Start);
         var table = DmlTarget.Resolve(db, sql, update.Table);
         var action = update.Conflict == SqlConflictAction.Default ? SqlConflictAction.Abort : update.Conflict;
@@ -54,7 +53,7 @@ internal static class DmlChange
         return db.RunSqlStatement(() =>
         {
             using var returning = ReturningRows.Create(db, sql, update.Returning, update.Table, table, parameters);
-            var rows = DmlTarget.RunQuery(db, sql, update, columns, from, update.Where, parameters);
+            var rows = DmlTarget.RunQuery(db, sql, update, update.With, columns, from, update.Where, parameters);
             var writer = db.WriterFor(table.Name);
             var encoding = db.TextEncoding;
             var assigned = new List<int>();
@@ -111,7 +110,6 @@ internal static class DmlChange
 
     public static StatementOutcome Delete(SharcDatabase db, string sql, SqlDeleteStatement delete, SqlValue[] parameters)
     {
-        if (delete.With is not null) Unsupported.Throw("WITH before DELETE", sql, delete.With.Start);
         RefuseOrderByLimit(sql, delete.OrderBy, delete.Limit, delete.Start);
         var table = DmlTarget.Resolve(db, sql, delete.Table);
         var columns = KeyAndRow(delete.Table, table);
@@ -119,7 +117,7 @@ internal static class DmlChange
         return db.RunSqlStatement(() =>
         {
             using var returning = ReturningRows.Create(db, sql, delete.Returning, delete.Table, table, parameters);
-            var rows = DmlTarget.RunQuery(db, sql, delete, columns, from, delete.Where, parameters);
+            var rows = DmlTarget.RunQuery(db, sql, delete, delete.With, columns, from, delete.Where, parameters);
             var writer = db.WriterFor(table.Name);
             var encoding = db.TextEncoding;
             var asSql = new SqlValue[table.Columns.Count];

@@ -31,8 +31,13 @@ internal sealed class DmlInsert : IDisposable
     {
         _db = db;
         _sql = sql;
+        if (insert.With is not null)
+        {
+            // WITH before INSERT names tables for the SELECT that feeds it: it becomes that SELECT's own WITH.
+            if (insert.Source is { With: not null }) Unsupported.Throw("WITH both before INSERT and in its SELECT", sql, insert.With.Start);
+            if (insert.Source is not null) insert = insert with { Source = insert.Source with { With = insert.With } };
+        }
         _insert = insert;
-        if (insert.With is not null) Unsupported.Throw("WITH before INSERT", sql, insert.With.Start);
         _table = DmlTarget.Resolve(db, sql, insert.Table);
         Schema = db.Schema;
         _targets = insert.Source is null ? [] : TargetColumns(sql, insert, _table);

@@ -55,11 +55,11 @@ internal static class DmlTarget
     /// Runs a SELECT made from parts of the statement to completion — before anything is written, so the statement
     /// never sees its own changes, as in SQLite — and returns its rows (owned values).
     /// </summary>
-    public static List<SqlValue[]> RunQuery(SharcDatabase db, string sql, SqlStatement statement, IReadOnlyList<SqlResultColumn> columns,
+    public static List<SqlValue[]> RunQuery(SharcDatabase db, string sql, SqlStatement statement, SqlWithClause? with, IReadOnlyList<SqlResultColumn> columns,
         SqlJoinClause from, SqlExpr? where, SqlValue[] parameters)
     {
         var core = new SqlSelectCore(false, columns, from, where, [], null, []) { Start = statement.Start, End = statement.End };
-        var select = new SqlSelectStatement(new SqlSelect(null, core, [], null, null) { Start = statement.Start, End = statement.End })
+        var select = new SqlSelectStatement(new SqlSelect(with, core, [], null, null) { Start = statement.Start, End = statement.End })
         {
             Start = statement.Start,
             End = statement.End,
@@ -72,7 +72,7 @@ internal static class DmlTarget
     /// <summary>Runs a SELECT statement to completion and returns its rows (owned values).</summary>
     public static List<SqlValue[]> RunSelect(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters, out int width)
     {
-        var plan = QueryPlan.Create(db.Schema, sql, select);
+        var plan = QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
         width = plan.Columns.Length;
         var execution = new QueryExecution(db, plan, ownedByReader: false);
         try

@@ -103,7 +103,7 @@ internal static class SqlScript
 
     private static StatementOutcome Select(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters)
     {
-        var plan = Planning.QueryPlan.Create(db.Schema, sql, select);
+        var plan = Planning.QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
         var execution = new QueryExecution(db, plan, ownedByReader: true);
         DmlTarget.Bind(execution.Context.Parameters, parameters);
         execution.Start();

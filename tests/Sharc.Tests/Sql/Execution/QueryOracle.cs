@@ -148,16 +148,7 @@ internal sealed class QueryOracle : IDisposable
             var expected = Expected(sql);
             var actual = Actual(sql);
             if (expected is ["ERROR"]) errors++;
-            if (!ordered)
-            {
-                expected.Sort(StringComparer.Ordinal);
-                actual.Sort(StringComparer.Ordinal);
-            }
-            if (expected.SequenceEqual(actual)) continue;
-            int at = 0;
-            while (at < Math.Min(expected.Count, actual.Count) && expected[at] == actual[at]) at++;
-            failures.Add($"{sql}\n  {expected.Count} rows expected, {actual.Count} given, first difference at row {at}" +
-                $"\n  expected: {string.Join("; ", expected.Skip(at).Take(3))}\n  actual:   {string.Join("; ", actual.Skip(at).Take(3))}");
+            if (AnswerComparison.Difference(sql, expected, actual, ordered) is { } difference) failures.Add(difference);
         }
         return (failures, errors);
     }
