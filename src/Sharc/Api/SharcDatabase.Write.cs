@@ -105,10 +105,7 @@ public sealed partial class SharcDatabase
                     throw new SharcBusyException($"database is locked: another connection is using {path} and its hot journal");
                 try
                 {
-                    Span<byte> h0 = stackalloc byte[DatabaseHeader.Size];
-                    int got0 = file.Read(h0, 0);
-                    var hdr0 = DatabaseHeader.Parse(h0[..got0]);
-                    JournalRecovery.RollBack(fs, file, journalPath, hdr0.PageSize);
+                    JournalRecovery.RollBack(fs, file, journalPath);
                 }
                 finally
                 {

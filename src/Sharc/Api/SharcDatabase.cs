@@ -16,7 +16,7 @@ namespace Sharc;
 /// </summary>
 public sealed partial class SharcDatabase : IDisposable
 {
-    private readonly IPageSource _source;
+    private IPageSource _source; // replaced when an empty database is rewritten at another page size
     private bool _disposed;
 
     private SharcDatabase(IPageSource source, DatabaseHeader header, string? path)
@@ -36,7 +36,12 @@ public sealed partial class SharcDatabase : IDisposable
     /// <summary>The schema read from sqlite_schema.</summary>
     public SharcSchema Schema { get; private set; }
 
-    /// <summary>The page size in bytes.</summary>
+    /// <summary>
+    /// The page size in bytes. It changes when <c>PRAGMA page_size</c> (or <c>encoding</c> / <c>auto_vacuum</c>) is run
+    /// through <see cref="Execute(string, object?[])"/> on a writable database with no tables, indexes or views yet: the empty
+    /// database is rewritten with the new settings, as SQLite does for a new, zero-length file. Once the database has
+    /// content, new values are ignored, as in SQLite.
+    /// </summary>
     public int PageSize => _source.PageSize;
 
     /// <summary>The number of pages in the database.</summary>
@@ -87,7 +92,10 @@ public sealed partial class SharcDatabase : IDisposable
                 if (options.HotJournal == HotJournalMode.Refuse)
                     throw new SharcBusyException($"a hot rollback journal ({journalPath}) awaits recovery: a writer was interrupted mid-transaction");
                 using var jh = OsStorage.Instance.OpenReadOnly(journalPath);
-                journal = HotJournal.Read(jh, pageSize);
+                journal = HotJournal.Read(jh);
+                // Until it is rolled back, the database is the journal's: an interrupted page size change
+                // (PRAGMA page_size on an empty database) left page 1 at the new size, the journal the old.
+                if (journal is not null) pageSize = journal.PageSize;
             }
 
             WalIndex? wal = null;

@@ -28,6 +28,9 @@ internal sealed partial class Pager
         {
             if (header[18] == 2 || header[19] == 2)
                 throw new SharcException($"{_path} was switched to WAL mode by another connection: open it again to go on writing");
+            int size = header[16] << 8 | header[17];
+            if ((size == 1 ? 65536 : size) != PageSize)
+                throw new SharcException($"{_path} was rewritten with another page size by another connection: open it again to go on writing");
             _cache.InvalidateAll();
             uint headerCount = BinaryPrimitives.ReadUInt32BigEndian(header[28..]);
             uint filePages = (uint)((_file.Length + PageSize - 1) / PageSize);
@@ -63,18 +66,14 @@ internal sealed partial class Pager
                 if (_file.Length > size) _file.SetLength(size);
                 _file.Sync();
                 // The commit point: once the journal is gone, the transaction is durable.
-                _journal?.Dispose();
-                _journal = null;
-                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+                DeleteJournal();
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
             }
             else if (_journal is not null)
             {
                 // Every change was undone by statement rollbacks: nothing to write, but the journal they started must
                 // not stay behind (other connections would take it for a hot journal).
-                _journal.Dispose();
-                _journal = null;
-                if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
+                DeleteJournal();
             }
         }
         catch
@@ -84,6 +83,14 @@ internal sealed partial class Pager
             throw;
         }
         EndTransaction();
+    }
+
+    /// <summary>Closes and removes this transaction's journal (after a commit, this is the commit point).</summary>
+    private void DeleteJournal()
+    {
+        _journal?.Dispose();
+        _journal = null;
+        if (_fs.Exists(JournalPath)) _fs.Delete(JournalPath);
     }
 
     public void Rollback()
@@ -129,7 +136,7 @@ internal sealed partial class Pager
             }
             else if (HotJournal.IsHot(_fs, JournalPath))
             {
-                JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
+                JournalRecovery.RollBack(_fs, _file, JournalPath);
             }
         }
         catch (IOException)

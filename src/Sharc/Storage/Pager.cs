@@ -31,6 +31,7 @@ internal sealed partial class Pager : IPageSource
     private JournalWriter? _journal;
     private uint _pageCountAtStart;
     private bool _fileWritten;
+    private readonly int _cachePages;
 
     public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout, int spillPages = DefaultSpillPages)
     {
@@ -42,6 +43,7 @@ internal sealed partial class Pager : IPageSource
         UsableSize = usableSize;
         PageCount = pageCount;
         _busyTimeout = busyTimeout;
+        _cachePages = cachePages;
         _lock = new FileLock(file.Handle);
         _cache = new PageCache(pageSize, cachePages, Load);
     }
@@ -135,7 +137,7 @@ internal sealed partial class Pager : IPageSource
                 try
                 {
                     if (HotJournal.IsHot(_fs, JournalPath))
-                        JournalRecovery.RollBack(_fs, _file, JournalPath, PageSize);
+                        JournalRecovery.RollBack(_fs, _file, JournalPath);
                     RefreshIfChanged();
                 }
                 catch

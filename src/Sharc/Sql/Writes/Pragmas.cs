@@ -36,10 +36,10 @@ internal static partial class Pragmas
                 return Single(name, SqlValue.Integer(db.Source.PageCount));
             case "page_size":
                 if (value is null) return Single(name, SqlValue.Integer(db.PageSize));
-                return FixedAtCreation(db, sql, pragma, long.TryParse(value, out long size) && size == db.PageSize, "PageSize");
+                return PageSize(db, sql, pragma, ParseInteger(value));
             case "encoding":
                 if (value is null) return Single(name, SqlValue.Text(EncodingName(db.TextEncoding)));
-                return FixedAtCreation(db, sql, pragma, SqlText.EqualsIgnoreCase(value, EncodingName(db.TextEncoding)), "TextEncoding");
+                return Encoding(db, sql, pragma, value);
             case "auto_vacuum":
                 return AutoVacuum(db, sql, pragma);
             case "foreign_keys":
@@ -120,17 +120,6 @@ internal static partial class Pragmas
         }
     }
 
-    /// <summary>
-    /// page_size and encoding: SQLite ignores a new value once the database has content; Sharc cannot change them
-    /// on a file it already made either, and says so when the file is still empty (where SQLite would honour it).
-    /// </summary>
-    private static StatementOutcome FixedAtCreation(SharcDatabase db, string sql, SqlPragmaStatement pragma, bool same, string option)
-    {
-        if (same || HasContent(db)) return StatementOutcome.None;
-        return Unsupported.Throw<StatementOutcome>(
-            $"PRAGMA {pragma.Name} on an open database (pass SharcCreateOptions.{option} to SharcDatabase.Create)", sql, pragma.Start);
-    }
-
     private static bool HasContent(SharcDatabase db)
         => db.Schema.Tables.Any(t => !t.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) || db.Schema.Views.Count > 0 || db.Schema.Indexes.Count > 0;
 
@@ -155,7 +144,8 @@ internal static partial class Pragmas
                 return StatementOutcome.None;
             });
         }
-        return FixedAtCreation(db, sql, pragma, false, "AutoVacuum");
+        // Between NONE and FULL/INCREMENTAL the file's layout changes (pointer-map pages): only before the first table.
+        return Recreate(db, sql, pragma, db.PageSize, db.TextEncoding, (SharcAutoVacuum)wanted);
     }
 
     private static StatementOutcome IntegrityCheck(SharcDatabase db, string name, string? value)

@@ -14,11 +14,19 @@ internal sealed class HotJournal
 
     private readonly Dictionary<uint, byte[]> _originals;
 
-    private HotJournal(Dictionary<uint, byte[]> originals, uint originalPageCount)
+    private HotJournal(Dictionary<uint, byte[]> originals, uint originalPageCount, int pageSize)
     {
         _originals = originals;
         OriginalPageCount = originalPageCount;
+        PageSize = pageSize;
     }
+
+    /// <summary>
+    /// The page size the journal was written with: the database's size before the interrupted transaction, which
+    /// may differ from page 1's now when that transaction changed the page size (PRAGMA page_size on an empty
+    /// database). SQLite plays a journal back with its own page size too.
+    /// </summary>
+    public int PageSize { get; }
 
     /// <summary>The database size in pages before the interrupted transaction.</summary>
     public uint OriginalPageCount { get; }
@@ -47,9 +55,12 @@ internal sealed class HotJournal
     /// <summary>
     /// Reads the journal's records. Returns null when the journal does not describe a rollback to perform
     /// (bad magic, no valid record). Records with a wrong checksum end their segment, as in SQLite's playback.
+    /// The first header's page size is the journal's (see <see cref="PageSize"/>); a later segment with another
+    /// ends the journal.
     /// </summary>
-    public static HotJournal? Read(IStorageFile journal, int dbPageSize)
+    public static HotJournal? Read(IStorageFile journal)
     {
+        int journalPageSize = 0;
         long length = journal.Length;
         var originals = new Dictionary<uint, byte[]>();
         uint originalSize = 0;
@@ -67,9 +78,11 @@ internal sealed class HotJournal
             uint sector = BinaryPrimitives.ReadUInt32BigEndian(hdr[20..]);
             uint pageSize = BinaryPrimitives.ReadUInt32BigEndian(hdr[24..]);
             if (sector < 32 || sector > 65536 || (sector & (sector - 1)) != 0) break;
-            if (pageSize != dbPageSize) break;
+            if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0) break;
+            if (sawHeader && pageSize != journalPageSize) break;
             if (!sawHeader)
             {
+                journalPageSize = (int)pageSize;
                 originalSize = initialSize;
                 sawHeader = true;
             }
@@ -107,7 +120,7 @@ internal sealed class HotJournal
         }
 
         if (!sawHeader) return null;
-        return new HotJournal(originals, originalSize);
+        return new HotJournal(originals, originalSize, journalPageSize);
     }
 
     /// <summary>SQLite's journal record checksum: the nonce plus every 200th byte counted back from the page end.</summary>

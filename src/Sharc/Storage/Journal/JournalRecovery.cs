@@ -8,12 +8,16 @@ namespace Sharc.Storage.Journal;
 /// </summary>
 internal static class JournalRecovery
 {
-    /// <summary>Returns true when a rollback was performed.</summary>
-    public static bool RollBack(IStorageSystem fs, IStorageFile db, string journalPath, int pageSize)
+    /// <summary>
+    /// Returns true when a rollback was performed. Pages are written back with the journal's page size, which is
+    /// the database's before the interrupted transaction (it differs from page 1's after a crash in the middle of
+    /// a page size change), as SQLite's playback does.
+    /// </summary>
+    public static bool RollBack(IStorageSystem fs, IStorageFile db, string journalPath)
     {
         HotJournal? journal;
         using (var jf = fs.OpenReadOnly(journalPath))
-            journal = HotJournal.Read(jf, pageSize);
+            journal = HotJournal.Read(jf);
         if (journal is null)
         {
             // Not a journal SQLite would play back (bad magic): SQLite deletes it.
@@ -23,9 +27,9 @@ internal static class JournalRecovery
         foreach (var (page, content) in journal.Pages)
         {
             if (page > journal.OriginalPageCount && journal.OriginalPageCount != 0) continue;
-            db.Write(content, (long)(page - 1) * pageSize);
+            db.Write(content, (long)(page - 1) * journal.PageSize);
         }
-        db.SetLength((long)journal.OriginalPageCount * pageSize);
+        db.SetLength((long)journal.OriginalPageCount * journal.PageSize);
         db.Sync();
         fs.Delete(journalPath);
         return true;
