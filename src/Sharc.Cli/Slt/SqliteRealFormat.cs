@@ -6,7 +6,8 @@ namespace Sharc.Cli.Slt;
 
 /// <summary>
 /// Formats doubles the way SQLite's own printf does, for the two formats sqllogictest results depend on:
-/// <c>%.Nf</c> (type R) and <c>%!.15g</c> (SQLite's REAL-to-TEXT conversion, type T).
+/// <c>%.Nf</c> (type R) and SQLite's REAL-to-TEXT conversion (type T: 15 significant digits when they read back
+/// as the same double, else 17, laid out as <c>%!.17g</c>, as SQLite 3.53 does).
 /// </summary>
 /// <remarks>
 /// SQLite's printf differs from C's in two ways that matter here: it never prints more than 16 significant digits
@@ -21,8 +22,11 @@ internal static class SqliteRealFormat
     /// <summary>SQLite's printf keeps at most this many significant digits unless the '!' flag asks for more.</summary>
     private const int MaxSignificantDigits = 16;
 
-    /// <summary>SQLite converts a REAL to TEXT with this many significant digits.</summary>
+    /// <summary>SQLite converts a REAL to TEXT with this many significant digits when they read back exactly…</summary>
     private const int TextSignificantDigits = 15;
+
+    /// <summary>…and with this many otherwise; this is also the precision of the %g layout it uses.</summary>
+    private const int TextFallbackDigits = 17;
 
     /// <summary>The largest double below which every integer is exact, so the fast path can use a long.</summary>
     private const double ExactIntegerLimit = 9007199254740992.0;
@@ -53,18 +57,24 @@ internal static class SqliteRealFormat
         return sb.ToString();
     }
 
-    /// <summary>The text SQLite gives a REAL value (<c>sqlite3_column_text</c>, <c>CAST(x AS TEXT)</c>): <c>%!.15g</c>.</summary>
+    /// <summary>The text SQLite gives a REAL value (<c>sqlite3_column_text</c>, <c>CAST(x AS TEXT)</c>).</summary>
     public static string Text(double value)
     {
         if (!double.IsFinite(value)) return NonFinite(value);
         if (value == 0) return "0.0";
         var sb = new StringBuilder();
         if (value < 0) sb.Append('-');
-        var (digits, point) = ExactDigits(Math.Abs(value));
+        var (exact, exactPoint) = ExactDigits(Math.Abs(value));
+        var (digits, point) = (exact, exactPoint);
         Round(ref digits, ref point, TextSignificantDigits);
+        if (double.Parse($"0.{digits}e{point}", CultureInfo.InvariantCulture) != Math.Abs(value))
+        {
+            (digits, point) = (exact, exactPoint);
+            Round(ref digits, ref point, TextFallbackDigits);
+        }
 
         int exponent = point - 1;
-        if (exponent < -4 || exponent >= TextSignificantDigits)
+        if (exponent < -4 || exponent >= TextFallbackDigits)
         {
             // The '!' flag keeps one decimal even when it is zero: 1.0e+20, not 1e+20.
             sb.Append(digits[0]).Append('.').Append(digits.Length > 1 ? digits.AsSpan(1) : "0");
