@@ -6,8 +6,7 @@ namespace Sharc.Cli.Slt;
 
 /// <summary>
 /// Formats doubles the way SQLite's own printf does, for the two formats sqllogictest results depend on:
-/// <c>%.Nf</c> (type R) and SQLite's REAL-to-TEXT conversion (type T: 15 significant digits when they read back
-/// as the same double, else 17, laid out as <c>%!.17g</c>, as SQLite 3.53 does).
+/// <c>%.Nf</c> (type R) and SQLite's REAL-to-TEXT conversion (type T: <c>%!.17g</c>, as SQLite 3.53 does).
 /// </summary>
 /// <remarks>
 /// SQLite's printf differs from C's in two ways that matter here: it never prints more than 16 significant digits
@@ -22,10 +21,8 @@ internal static class SqliteRealFormat
     /// <summary>SQLite's printf keeps at most this many significant digits unless the '!' flag asks for more.</summary>
     private const int MaxSignificantDigits = 16;
 
-    /// <summary>SQLite converts a REAL to TEXT with this many significant digits when they read back exactly…</summary>
-    private const int TextSignificantDigits = 15;
-
-    /// <summary>…and with this many otherwise; this is also the precision of the %g layout it uses.</summary>
+    /// <summary>SQLite converts a REAL to TEXT with at most this many significant digits; it is also the precision of
+    /// the %g layout it uses.</summary>
     private const int TextFallbackDigits = 17;
 
     /// <summary>The largest double below which every integer is exact, so the fast path can use a long.</summary>
@@ -64,14 +61,7 @@ internal static class SqliteRealFormat
         if (value == 0) return "0.0";
         var sb = new StringBuilder();
         if (value < 0) sb.Append('-');
-        var (exact, exactPoint) = ExactDigits(Math.Abs(value));
-        var (digits, point) = (exact, exactPoint);
-        Round(ref digits, ref point, TextSignificantDigits);
-        if (double.Parse($"0.{digits}e{point}", CultureInfo.InvariantCulture) != Math.Abs(value))
-        {
-            (digits, point) = (exact, exactPoint);
-            Round(ref digits, ref point, TextFallbackDigits);
-        }
+        var (digits, point) = TextDigits(Math.Abs(value));
 
         int exponent = point - 1;
         if (exponent < -4 || exponent >= TextFallbackDigits)
@@ -94,6 +84,59 @@ internal static class SqliteRealFormat
             sb.Append(digits, 0, point).Append('.').Append(digits, point, digits.Length - point);
         }
         return sb.ToString();
+    }
+
+    /// <summary>
+    /// The significant digits SQLite 3.53 writes for a REAL as text: the exact value rounded to 18 digits (half to
+    /// even), then to 17 (half up), then cut shorter where digits 14–16 are zeros or the tail is a run of nines and
+    /// the shorter number reads back as the same double. SQLite computes the 18 digits approximately, so very close
+    /// to a rounding tie it may differ from this.
+    /// </summary>
+    private static (string Digits, int Point) TextDigits(double magnitude)
+    {
+        var (exact, point) = ExactDigits(magnitude);
+        string d18 = exact.PadRight(19, '0')[..19];
+        // Half to even at 18 digits, judged on the exact tail.
+        string tail = exact.Length > 18 ? exact[18..] : "";
+        bool up = tail.Length > 0 && (tail[0] > '5' || (tail[0] == '5' && (tail.TrimEnd('0').Length > 1 || (d18[17] - '0') % 2 == 1)));
+        var (digits, p) = (d18[..18], point);
+        if (up) digits = Increment(digits, ref p);
+        string z = digits.PadRight(18, '0');
+        int keep = TextFallbackDigits;
+        bool ReadsBack(string d, int pt) => double.Parse($"0.{d}e{pt}", CultureInfo.InvariantCulture) == magnitude;
+        if (z[15] == '9' && z[14] == '9')
+        {
+            int jj = 14;
+            while (jj > 0 && z[jj - 1] == '9') jj--;
+            int pt = p;
+            string shorter = jj == 0 ? "1" : Increment(z[..jj], ref pt);
+            if (jj == 0) pt++;
+            if (ReadsBack(shorter, pt)) keep = jj + 1;
+        }
+        else if (p >= 18 || z[13..16] == "000")
+        {
+            int jj = 13;
+            while (z[jj - 1] == '0') jj--;
+            if (ReadsBack(z[..jj], p)) keep = jj + 1;
+        }
+        digits = z;
+        Round(ref digits, ref p, keep);
+        return (digits, p);
+    }
+
+    /// <summary>A digit string plus one in its last place; a carry out of the first digit moves the point.</summary>
+    private static string Increment(string digits, ref int point)
+    {
+        var c = digits.ToCharArray();
+        int j = c.Length - 1;
+        while (j >= 0 && c[j] == '9') c[j--] = '0';
+        if (j < 0)
+        {
+            point++;
+            return "1" + new string(c);
+        }
+        c[j]++;
+        return new string(c);
     }
 
     /// <summary>

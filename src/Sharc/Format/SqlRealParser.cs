@@ -15,9 +15,8 @@ internal enum SqlNumberShape
 
 /// <summary>
 /// Text to REAL exactly as SQLite converts it (CAST, arithmetic, affinity, and the SQL tokenizer's literals), which
-/// is not correctly rounded: SQLite keeps at most 19 or 20 significant digits (as many as fit in 64 bits) (later digits are dropped, not
-/// rounded), then scales that integer by powers of ten in double-double arithmetic. Parsing "1.5e-300" this way
-/// gives a double one unit away from the nearest one, and so must we.
+/// is not always correctly rounded: SQLite keeps at most 19 or 20 significant digits (as many as fit in 64 bits;
+/// later digits are dropped, not rounded), then scales that integer with <see cref="FloatDigits.ToDouble"/>.
 /// </summary>
 internal static class SqlRealParser
 {
@@ -102,73 +101,18 @@ internal static class SqlRealParser
                 e = 0;
             }
         }
-        value = digits == 0 ? 0.0 : Scale(s, e + d);
+        if (digits == 0)
+        {
+            // SQLite gives up before applying the sign: a lone "-" is +0.0.
+            value = 0.0;
+            return SqlNumberShape.NotANumber;
+        }
+        value = s == 0 ? 0.0 : FloatDigits.ToDouble(s, e + d);
         if (negative) value = -value;
-        if (digits == 0) return SqlNumberShape.NotANumber;
         int k = end;
         while (k < n && IsSpace(z[k])) k++;
         if (k == n) return pointOrExponent ? SqlNumberShape.Real : SqlNumberShape.Integer;
         return pointOrExponent ? SqlNumberShape.RealPrefix : SqlNumberShape.NotANumber;
-    }
-
-    /// <summary>s × 10^e, computed as SQLite does.</summary>
-    private static double Scale(ulong s, int e)
-    {
-        // Move factors of ten between the significand and the exponent while that is exact.
-        while (e > 0 && s < (ulong.MaxValue - 0x7ff) / 10)
-        {
-            s *= 10;
-            e--;
-        }
-        while (e < 0 && s % 10 == 0 && s != 0)
-        {
-            s /= 10;
-            e++;
-        }
-        double hi = s, lo;
-        if (hi <= 18446744073709549568.0)
-        {
-            // The part of s the conversion to double lost, kept as the low half.
-            ulong s2 = (ulong)hi;
-            lo = s >= s2 ? s - s2 : -(double)(s2 - s);
-        }
-        else
-        {
-            lo = 0.0;
-        }
-        if (e > 0)
-        {
-            while (e >= 100) { e -= 100; DekkerMultiply(ref hi, ref lo, 1.0e+100, -1.5902891109759918046e+83); }
-            while (e >= 10) { e -= 10; DekkerMultiply(ref hi, ref lo, 1.0e+10, 0.0); }
-            while (e >= 1) { e -= 1; DekkerMultiply(ref hi, ref lo, 1.0e+01, 0.0); }
-        }
-        else
-        {
-            while (e <= -100) { e += 100; DekkerMultiply(ref hi, ref lo, 1.0e-100, -1.99918998026028836196e-117); }
-            while (e <= -10) { e += 10; DekkerMultiply(ref hi, ref lo, 1.0e-10, -3.6432197315497741579e-27); }
-            while (e <= -1) { e += 1; DekkerMultiply(ref hi, ref lo, 1.0e-01, -5.5511151231257827021e-18); }
-        }
-        double r = hi + lo;
-        return double.IsNaN(r) ? double.PositiveInfinity : r;
-    }
-
-    /// <summary>(hi, lo) *= (y, yy) in double-double arithmetic (T. J. Dekker, 1971).</summary>
-    public static void DekkerMultiply(ref double hi, ref double lo, double y, double yy)
-    {
-        // Split each factor into a high part with the low 26 mantissa bits cleared and the exact remainder.
-        const long Mask = unchecked((long)0xfffffffffc000000UL);
-        double hx = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(hi) & Mask);
-        double tx = hi - hx;
-        double hy = BitConverter.Int64BitsToDouble(BitConverter.DoubleToInt64Bits(y) & Mask);
-        double ty = y - hy;
-        double p = hx * hy;
-        double q = hx * ty + tx * hy;
-        double c = p + q;
-        double cc = p - c + q + tx * ty;
-        cc = hi * yy + lo * y + cc;
-        double h = c + cc;
-        lo = c - h + cc;
-        hi = h;
     }
 
     private static bool IsSpace(byte b) => b is (byte)' ' or (byte)'\t' or (byte)'\n' or (byte)'\f' or (byte)'\r' or 0x0b;

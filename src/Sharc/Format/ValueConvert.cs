@@ -50,9 +50,10 @@ internal static class ValueConvert
     /// own parser rounds (which is not always the nearest double).</summary>
     public static double TextToDouble(ReadOnlySpan<byte> utf8) => SqlRealParser.Parse(utf8);
 
-    /// <summary>Renders a REAL as SQLite's text conversion does (SQLite 3.53): 15 significant digits when they
-    /// read back as the same double, else 17; laid out as <c>%!.17g</c> (exponent form below 1e-4 or from 1e17 on)
-    /// and always with a decimal point or an exponent, so 1.0 stays "1.0".</summary>
+    /// <summary>Renders a REAL as SQLite 3.53's text conversion does (<c>%!.17g</c>): 17 significant digits, fewer
+    /// when they end in a run of 0s or 9s and the shorter number reads back as the same double (see
+    /// <see cref="FloatDigits"/>), exponent form below 1e-4 or from 1e17 on, and always a decimal point or an
+    /// exponent, so 1.0 stays "1.0".</summary>
     public static string RealToText(double r)
     {
         Span<byte> buf = stackalloc byte[40];
@@ -74,76 +75,10 @@ internal static class ValueConvert
             dst[pos++] = (byte)'-';
             r = -r;
         }
-        // SQLite's printf does not produce correctly rounded digits: it scales the value into [~9.2e17, ~9.2e18]
-        // in double-double arithmetic, truncates to an integer of 18–19 digits, then rounds that digit string
-        // half-up. Reproducing those steps gives the same text in the cases where correct rounding would differ
-        // (e.g. 1.450884119077035e223 → …704, 6.312336106236186e282 → …618, 1/3 at 17 digits → …332).
-        ulong v = ScaledDigits(r, out int exp10);
-        Span<byte> all = stackalloc byte[24];
-        int na = 0;
-        for (ulong t = v; t != 0; t /= 10) all[na++] = (byte)('0' + (int)(t % 10));
-        all[..na].Reverse();
-        Span<byte> digits = stackalloc byte[18];
-        int exp = RoundDigits(all[..na], 15, digits, out int nd) + na + exp10 - 1; // decimal exponent of the first digit
-        if (!ReadsBack(digits[..nd], exp, r))
-            exp = RoundDigits(all[..na], 17, digits, out nd) + na + exp10 - 1;
-        return pos + Layout(digits[..nd], exp, dst[pos..]);
-    }
-
-    /// <summary>Rounds a digit string half-up to <paramref name="keep"/> digits into <paramref name="digits"/>, trailing
-    /// zeros dropped; returns 1 when rounding carried into a new leading digit (the exponent grows by one), else 0.</summary>
-    private static int RoundDigits(ReadOnlySpan<byte> all, int keep, Span<byte> digits, out int nd)
-    {
-        nd = Math.Min(keep, all.Length);
-        all[..nd].CopyTo(digits);
-        int carry = 0;
-        if (all.Length > keep && all[keep] >= '5')
-        {
-            int j = keep - 1;
-            while (true)
-            {
-                digits[j]++;
-                if (digits[j] <= '9') break;
-                digits[j] = (byte)'0';
-                if (j == 0)
-                {
-                    // 9.99…9 rounded up: one more leading digit.
-                    digits[..(keep - 1)].CopyTo(digits[1..]);
-                    digits[0] = (byte)'1';
-                    carry = 1;
-                    break;
-                }
-                j--;
-            }
-        }
-        while (nd > 1 && digits[nd - 1] == '0') nd--;
-        return carry;
-    }
-
-    /// <summary>Whether d.ddd×10^exp parses back (as SQLite parses text) to exactly <paramref name="r"/>.</summary>
-    private static bool ReadsBack(ReadOnlySpan<byte> digits, int exp, double r)
-    {
-        Span<byte> text = stackalloc byte[32];
-        int p = 0;
-        text[p++] = digits[0];
-        text[p++] = (byte)'.';
-        for (int i = 1; i < digits.Length; i++) text[p++] = digits[i];
-        if (digits.Length == 1) text[p++] = (byte)'0';
-        text[p++] = (byte)'e';
-        if (exp < 0) text[p++] = (byte)'-';
-        int a = Math.Abs(exp);
-        if (a >= 100) text[p++] = (byte)('0' + a / 100);
-        if (a >= 10) text[p++] = (byte)('0' + a / 10 % 10);
-        text[p++] = (byte)('0' + a % 10);
-        return SqlRealParser.Parse(text[..p]) == r;
-    }
-
-    /// <summary>%!.17g's layout of a positive value's digits (d.ddd×10^exp).</summary>
-    private static int Layout(ReadOnlySpan<byte> digits, int exp, Span<byte> dst)
-    {
-        int pos = 0;
-        int nd = digits.Length;
-        if (exp < -4 || exp >= 17)
+        Span<byte> digits = stackalloc byte[24];
+        int nd = FloatDigits.Decode(r, 17, 20, digits, out int dp);
+        int exp = dp - 1;
+        if (exp < -4 || exp > 16)
         {
             dst[pos++] = digits[0];
             dst[pos++] = (byte)'.';
@@ -170,30 +105,6 @@ internal static class ValueConvert
         if (nd <= exp + 1) dst[pos++] = (byte)'0';
         for (int i = exp + 1; i < nd; i++) dst[pos++] = digits[i];
         return pos;
-    }
-
-    /// <summary>
-    /// The value's leading decimal digits as an integer v with r ≈ v × 10^exp10, computed as SQLite's
-    /// sqlite3FpDecode does: repeated multiplication by powers of ten in Dekker double-double arithmetic.
-    /// </summary>
-    internal static ulong ScaledDigits(double r, out int exp10)
-    {
-        double hi = r, lo = 0;
-        int exp = 0;
-        if (hi > 9.223372036854774784e+18)
-        {
-            while (hi > 9.223372036854774784e+118) { exp += 100; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-100, -1.99918998026028836196e-117); }
-            while (hi > 9.223372036854774784e+28) { exp += 10; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-10, -3.6432197315497741579e-27); }
-            while (hi > 9.223372036854774784e+18) { exp += 1; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e-01, -5.5511151231257827021e-18); }
-        }
-        else
-        {
-            while (hi < 9.223372036854774784e-83) { exp -= 100; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+100, -1.5902891109759918046e+83); }
-            while (hi < 9.223372036854774784e+07) { exp -= 10; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+10, 0.0); }
-            while (hi < 9.22337203685477478e+17) { exp -= 1; SqlRealParser.DekkerMultiply(ref hi, ref lo, 1.0e+01, 0.0); }
-        }
-        exp10 = exp;
-        return lo < 0 ? (ulong)hi - (ulong)(-lo) : (ulong)hi + (ulong)lo;
     }
 
     private static int Copy(ReadOnlySpan<byte> s, Span<byte> dst)

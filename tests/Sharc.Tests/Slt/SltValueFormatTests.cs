@@ -109,12 +109,12 @@ public sealed class SltValueFormatTests
     [InlineData(1.0, "1.0")]
     [InlineData(-0.0, "0.0")]
     [InlineData(100.0, "100.0")]
-    [InlineData(0.30000000000000004, "0.3")] // 15 significant digits
-    [InlineData(1.0 / 3, "0.333333333333333")]
+    [InlineData(0.30000000000000004, "0.30000000000000004")] // 17 significant digits where fewer do not read back
+    [InlineData(1.0 / 3, "0.33333333333333332")]
     [InlineData(1e14, "100000000000000.0")]
-    [InlineData(1e15, "1.0e+15")]
+    [InlineData(1e15, "1000000000000000.0")]
     [InlineData(1e20, "1.0e+20")]
-    [InlineData(123456789012345678.0, "1.23456789012346e+17")]
+    [InlineData(123456789012345678.0, "1.2345678901234568e+17")]
     [InlineData(-1.5e-7, "-1.5e-07")]
     [InlineData(0.0001, "0.0001")]
     [InlineData(0.00001, "1.0e-05")]

@@ -81,8 +81,8 @@ internal static class EncodingFunctions
     };
 
     /// <summary>
-    /// quote(X): X as an SQL literal — NULL, an integer, a real that reads back exactly (15 significant digits when
-    /// they suffice, else 20; infinity as 9.0e+999), a quoted string (up to any NUL), or X'…' for a blob.
+    /// quote(X): X as an SQL literal — NULL, an integer, a real as its text (<c>%!.17g</c>, which reads back
+    /// exactly; infinity as 9.0e+999), a quoted string (up to any NUL), or X'…' for a blob.
     /// </summary>
     public static SqlValue Quote(ReadOnlySpan<SqlValue> a, FunctionContext _)
     {
@@ -98,13 +98,8 @@ internal static class EncodingFunctions
                 var sb = new Utf8Builder(stackalloc byte[64]);
                 try
                 {
-                    double r = x.RealValue;
-                    Printf.AppendDouble(ref sb, r, (byte)'g', 15, alt2: true, zero: true);
-                    if (!double.IsInfinity(r) && SqlRealParser.Parse(sb.Written) != r)
-                    {
-                        sb.Truncate(0);
-                        Printf.AppendDouble(ref sb, r, (byte)'e', 20, alt2: true, zero: false);
-                    }
+                    // SQLite 3.53 writes %!0.17g: the REAL-to-TEXT digits, which read back exactly.
+                    Printf.AppendDouble(ref sb, x.RealValue, (byte)'g', 17, alt2: true, zero: true);
                     return sb.ToText();
                 }
                 finally

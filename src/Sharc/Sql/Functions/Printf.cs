@@ -11,7 +11,7 @@ namespace Sharc.Sql.Functions;
 /// </summary>
 /// <remarks>
 /// Differences from C: floating-point digits come from <see cref="FloatDigits"/> (at most 16 significant digits,
-/// 26 with '!'); '!' also strips trailing zeros from %f/%e/%g but keeps one digit after the point, and makes widths
+/// 20 with '!'); '!' also strips trailing zeros from %f/%e/%g but keeps one digit after the point, and makes widths
 /// and precisions of %s/%q count characters rather than bytes; ',' groups thousands in %d and %f; '0' on an integer
 /// conversion pads to the width with zeros even when left-justified; -0.0 prints without a sign.
 /// </remarks>
@@ -316,13 +316,16 @@ internal static class Printf
         }
         else
         {
-            n = FloatDigits.Decode(value, digits, out dp);
+            bool isGeneric = conv is (byte)'g' or (byte)'G';
+            if (isGeneric && precision == 0) precision = 1;
+            int round = conv == 'f' ? -precision : isGeneric ? precision : precision + 1;
+            n = FloatDigits.Decode(value, round, spec.Alt2 ? 20 : 16, digits, out dp);
+            // '#' on %f drops the minus sign of a value that shows as zero (SQLite 3.53).
+            if (sign == '-' && spec.Alt && spec.SignFlag == 0 && conv == 'f' && dp <= -precision) sign = 0;
         }
 
         bool generic = conv is (byte)'g' or (byte)'G';
         if (generic && precision == 0) precision = 1;
-        int keep = conv == 'f' ? dp + precision : generic ? precision : precision + 1;
-        if (n > 0) n = FloatDigits.Round(digits, n, ref dp, keep, spec.Alt2 ? 26 : 16);
         if (n == 0) dp = 1;
         int exp = dp - 1;
 

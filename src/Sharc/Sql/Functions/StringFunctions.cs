@@ -265,8 +265,8 @@ internal static class StringFunctions
     public static SqlValue Concat(ReadOnlySpan<SqlValue> a, FunctionContext _) => Join(default, a);
 
     /// <summary>
-    /// concat_ws(SEP, X, …): the non-NULL arguments joined by SEP, except that no separator is written while the
-    /// result is still empty (so leading empty strings vanish); NULL when SEP is NULL.
+    /// concat_ws(SEP, X, …): the non-NULL arguments joined by SEP (empty ones included, as SQLite 3.53 does);
+    /// NULL when SEP is NULL.
     /// </summary>
     public static SqlValue ConcatWs(ReadOnlySpan<SqlValue> a, FunctionContext _)
     {
@@ -281,11 +281,12 @@ internal static class StringFunctions
         try
         {
             Span<byte> buf = stackalloc byte[Num];
+            bool first = true;
             foreach (ref readonly var v in a)
             {
                 if (v.IsNull) continue;
-                // SQLite separates a value from what has been written so far, so leading empty values get no separator.
-                if (sb.Length > 0) sb.Append(separator);
+                if (!first) sb.Append(separator);
+                first = false;
                 sb.Append(v.TextBytes(buf));
             }
             return sb.ToText();
