@@ -30,16 +30,40 @@ public sealed partial class SharcDatabase
 
     /// <summary>ALTER TABLE … RENAME TO: renames a table (its indexes, triggers and sqlite_sequence entry follow).</summary>
     public void RenameTable(string table, string newName)
-        => RunWrite((table, newName), static (db, s) => { new SchemaWriter(db).RenameTable(s.table, s.newName); return 0; });
+        => RunWrite((table, newName), static (db, s) => { new SchemaWriter(db).RenameTable(s.table, s.newName); db.CheckViewsResolve(""); return 0; });
 
     /// <summary>ALTER TABLE … RENAME COLUMN.</summary>
     public void RenameColumn(string table, string column, string newName)
-        => RunWrite((table, column, newName), static (db, s) => { new SchemaWriter(db).RenameColumn(s.table, s.column, s.newName); return 0; });
+        => RunWrite((table, column, newName), static (db, s) => { new SchemaWriter(db).RenameColumn(s.table, s.column, s.newName); db.CheckViewsResolve(""); return 0; });
 
     /// <summary>
     /// ALTER TABLE … DROP COLUMN (SQLite 3.35's rules): refuses PRIMARY KEY, UNIQUE and indexed columns and columns
     /// the table's CHECKs, generated columns or FOREIGN KEYs use; otherwise rewrites the definition and every row.
     /// </summary>
     public void DropColumn(string table, string column)
-        => RunWrite((table, column), static (db, s) => { new SchemaWriter(db).DropColumn(s.table, s.column); return 0; });
+        => RunWrite((table, column), static (db, s) => { new SchemaWriter(db).DropColumn(s.table, s.column); db.CheckViewsResolve(" after drop column"); return 0; });
+
+    /// <summary>
+    /// After ALTER TABLE has rewritten the schema, every view must still resolve, as SQLite checks: otherwise the
+    /// statement fails ("error in view v: no such column: a") and is undone. Trigger bodies are not checked.
+    /// </summary>
+    internal void CheckViewsResolve(string when)
+    {
+        ReloadSchema();
+        foreach (var view in Schema.Views)
+        {
+            try
+            {
+                Sql.Planning.QueryPlan.Create(Schema, $"SELECT * FROM main.\"{view.Name.Replace("\"", "\"\"")}\"");
+            }
+            catch (SharcSqlException e)
+            {
+                string message = e.SqliteMessage;
+                // SQLite names the missing table with its schema here.
+                if (message.StartsWith("no such table: ", StringComparison.Ordinal) && !message.Contains('.'))
+                    message = "no such table: main." + message["no such table: ".Length..];
+                throw new SharcException($"error in view {view.Name}{when}: {message}");
+            }
+        }
+    }
 }

@@ -54,4 +54,14 @@ public sealed class DropColumnTests
         twin.Both("ALTER TABLE t DROP COLUMN g", d => d.DropColumn("t", "g"));
         twin.AssertSame(SchemaRows);
     }
+
+    [Fact]
+    public void Dropping_a_column_a_view_uses_fails_as_in_sqlite_through_the_api_and_sql()
+    {
+        using var twin = Build("CREATE TABLE t(a, b, c)", "CREATE VIEW v AS SELECT a FROM t", "CREATE VIEW w AS SELECT x.b FROM t x");
+        twin.Both("ALTER TABLE t DROP COLUMN a", d => d.DropColumn("t", "a")).Should().Be("error in view v after drop column: no such column: a");
+        twin.Both("ALTER TABLE t DROP COLUMN b", d => d.Execute("ALTER TABLE t DROP COLUMN b")).Should().Be("error in view w after drop column: no such column: x.b");
+        twin.Both("ALTER TABLE t DROP COLUMN c", d => d.Execute("ALTER TABLE t DROP COLUMN c"));
+        twin.AssertSame(SchemaRows, "SELECT * FROM t");
+    }
 }

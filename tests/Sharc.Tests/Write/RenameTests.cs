@@ -57,4 +57,21 @@ public sealed class RenameTests
         twin.Both("ALTER TABLE t RENAME COLUMN a TO b", d => d.RenameColumn("t", "a", "b")).Should().Be("error in table t after rename: duplicate column name: b");
         twin.AssertSame(SchemaRows);
     }
+
+    [Fact]
+    public void Rename_fails_as_in_sqlite_while_any_view_does_not_resolve()
+    {
+        using var twin = Build("CREATE TABLE t(a, b)", "CREATE TABLE s(q)", "CREATE VIEW w AS SELECT zz FROM s", "CREATE VIEW x AS SELECT * FROM nosuch");
+        twin.Both("ALTER TABLE t RENAME TO u", d => d.RenameTable("t", "u")).Should().Be("error in view w: no such column: zz");
+        twin.Both("ALTER TABLE t RENAME COLUMN a TO c", d => d.RenameColumn("t", "a", "c")).Should().Be("error in view w: no such column: zz");
+        twin.AssertSame(SchemaRows);
+    }
+
+    [Fact]
+    public void Rename_names_a_missing_table_with_its_schema_as_sqlite_does()
+    {
+        using var twin = Build("CREATE TABLE t(a, b)", "CREATE VIEW x AS SELECT * FROM nosuch");
+        twin.Both("ALTER TABLE t RENAME TO u", d => d.RenameTable("t", "u")).Should().Be("error in view x: no such table: main.nosuch");
+        twin.AssertSame(SchemaRows);
+    }
 }

@@ -58,7 +58,8 @@ internal sealed class WriteTwin : IDisposable
         }
         catch (SharcException e)
         {
-            actual = e.Message;
+            // Through SQL the message carries the line and column; SQLite's own words are what must agree.
+            actual = e is SharcSqlException sqlError ? sqlError.SqliteMessage : e.Message;
         }
         Log.Add(sql + " -> " + (expected ?? "ok"));
         actual.Should().Be(expected, "SQLite's outcome of {0}", sql);

@@ -43,11 +43,11 @@ internal static class DdlStatements
                 case SqlAddColumnStatement add:
                     return Write(db, () => new SchemaWriter(db).AddColumn(add.Table, sql[add.Column.Start..add.Column.End]));
                 case SqlRenameTableStatement rename:
-                    return Write(db, () => new SchemaWriter(db).RenameTable(rename.Table, rename.NewName));
+                    return Write(db, () => { new SchemaWriter(db).RenameTable(rename.Table, rename.NewName); db.CheckViewsResolve(""); });
                 case SqlRenameColumnStatement rename:
-                    return Write(db, () => new SchemaWriter(db).RenameColumn(rename.Table, rename.Column, rename.NewName));
+                    return Write(db, () => { new SchemaWriter(db).RenameColumn(rename.Table, rename.Column, rename.NewName); db.CheckViewsResolve(""); });
                 case SqlDropColumnStatement d:
-                    return Write(db, () => new SchemaWriter(db).DropColumn(d.Table, d.Column));
+                    return Write(db, () => { new SchemaWriter(db).DropColumn(d.Table, d.Column); db.CheckViewsResolve(" after drop column"); });
                 case SqlReindexStatement reindex:
                     return Reindex(db, reindex);
                 case SqlVacuumStatement v:
