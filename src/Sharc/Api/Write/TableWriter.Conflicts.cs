@@ -109,3 +109,140 @@ internal sealed partial class TableWriter
         return true;
     }
 }
+
+/// <summary>UPSERT and UPDATE [OR action] on WITHOUT ROWID tables, where a row is known by its primary key rather than a rowid.</summary>
+internal sealed partial class TableWriter
+{
+    /// <summary>
+    /// The uniqueness constraints a row about to be inserted into a WITHOUT ROWID table conflicts with, in the order
+    /// the insert checks them (the primary key first, then each UNIQUE index the row belongs in); each with the
+    /// existing row it meets, in column order with generated columns computed.
+    /// </summary>
+    public List<(SharcIndex Index, StoredValue[] Row)> UniqueConflictsByKey(ReadOnlySpan<StoredValue> row)
+    {
+        var found = new List<(SharcIndex, StoredValue[])>();
+        var proposed = row.ToArray();
+        proposed.CopyTo(_record, 0);
+        var existing = _mutator.IndexFindPrefix(_table.RootPage, KeyRecord(_table.PrimaryKey), _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
+        if (existing is not null && PrimaryKeyIndexOfTable() is { } pk) found.Add((pk, StoredRow(existing)));
+        foreach (var ix in _indexes)
+        {
+            proposed.CopyTo(_record, 0);
+            if (!ix.Index.IsUnique || !Admits(ix, 0)) continue;
+            var entry = FindIndexEntry(ix, out _);
+            if (entry is null) continue;
+            // The entry carries the primary key of the row it belongs to: that finds the row itself.
+            DecodeIndexEntry(ix, entry);
+            var record = _mutator.IndexFindPrefix(_table.RootPage, KeyRecord(_table.PrimaryKey), _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
+            if (record is not null) found.Add((ix.Index, StoredRow(record)));
+        }
+        proposed.CopyTo(_record, 0);
+        return found;
+    }
+
+    private SharcIndex? PrimaryKeyIndexOfTable()
+    {
+        foreach (var ix in _table.Indexes) if (ix.IsPrimaryKey) return ix;
+        return null;
+    }
+
+    private StoredValue[] StoredRow(byte[] tableRecord)
+    {
+        DecodeStorageRecord(tableRecord);
+        ComputeGenerated(0);
+        return (StoredValue[])_record.Clone();
+    }
+
+    /// <summary>
+    /// UPDATE [OR action] of the WITHOUT ROWID row whose primary key is <paramref name="key"/>: columns
+    /// <paramref name="columns"/> take <paramref name="values"/> (stored values, affinity applied). As for rowid tables
+    /// every constraint is judged before anything is written, so OR IGNORE skips the row (false) and OR REPLACE first
+    /// deletes the rows in the way — including one already holding a new primary key; other actions throw
+    /// <see cref="SharcConstraintException"/>. A conflict with the row's own entries is none. On success
+    /// <paramref name="newRow"/> receives the row as stored (generated columns computed). False also when no row has the key.
+    /// </summary>
+    public bool UpdateByKey(ReadOnlySpan<StoredValue> key, ReadOnlySpan<int> columns, ReadOnlySpan<StoredValue> values,
+        SqlConflictAction action, Span<StoredValue> newRow)
+    {
+        if (!_table.IsWithoutRowId) throw new InvalidOperationException($"{_table.Name} has rowids: update it by rowid");
+        var existing = _mutator.IndexFindPrefix(_table.RootPage, RecordWriter.ToArray(key), key.Length, _pkCollations, _pkDescending, Encoding);
+        if (existing is null) return false;
+        var old = StoredRow(existing);
+        // The row's own entry in each UNIQUE index: meeting it again is not a conflict.
+        var own = new byte[]?[_indexes.Count];
+        for (int i = 0; i < own.Length; i++)
+        {
+            var ix = _indexes[i];
+            if (ix.Index.IsUnique && Admits(ix, 0)) own[i] = IndexRecord(ix, 0, ix.Fields.Length).ToArray();
+        }
+        var oldImage = ForeignKeysActive ? RowImage(0) : null;
+
+        var row = (StoredValue[])old.Clone();
+        for (int i = 0; i < columns.Length; i++) row[columns[i]] = values[i];
+        var tableColumns = _table.Columns;
+        for (int i = 0; i < tableColumns.Count; i++)
+        {
+            var c = tableColumns[i];
+            if (!c.IsNotNull || row[i].Type != SharcColumnType.Null) continue;
+            if (action == SqlConflictAction.Replace && c.DefaultSql is not null) row[i] = DefaultFor(c);
+            else if (action == SqlConflictAction.Ignore) return false;
+            else throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
+        }
+        row.CopyTo(_record, 0);
+        if (HasComputed)
+        {
+            // Generated columns and CHECK: OR IGNORE skips a row that fails a CHECK; OR REPLACE cannot repair one.
+            try { PrepareComputedRow(0); }
+            catch (SharcConstraintException) when (action == SqlConflictAction.Ignore) { return false; }
+            _record.CopyTo(row, 0);
+        }
+
+        var atKey = _mutator.IndexFindPrefix(_table.RootPage, KeyRecord(_table.PrimaryKey), _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
+        bool keyTaken = atKey is not null && !atKey.AsSpan().SequenceEqual(existing);
+        if (keyTaken)
+        {
+            if (action == SqlConflictAction.Ignore) return false;
+            if (action != SqlConflictAction.Replace)
+                throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
+        }
+        bool[]? taken = null;
+        for (int i = 0; i < _indexes.Count; i++)
+        {
+            var ix = _indexes[i];
+            if (!ix.Index.IsUnique) continue;
+            row.CopyTo(_record, 0);
+            if (!Admits(ix, 0)) continue;
+            var entry = FindIndexEntry(ix, out _);
+            if (entry is null || (own[i] is { } mine && entry.AsSpan().SequenceEqual(mine))) continue;
+            if (action == SqlConflictAction.Ignore) return false;
+            if (action != SqlConflictAction.Replace) throw Unique(ix);
+            (taken ??= new bool[_indexes.Count])[i] = true;
+        }
+
+        DeleteWithoutRowId(existing);
+        if (keyTaken)
+        {
+            row.CopyTo(_record, 0);
+            var other = _mutator.IndexFindPrefix(_table.RootPage, KeyRecord(_table.PrimaryKey), _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
+            if (other is not null)
+            {
+                DeleteWithoutRowId(other);
+                if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
+            }
+        }
+        if (taken is not null)
+        {
+            for (int i = 0; i < _indexes.Count; i++)
+            {
+                if (!taken[i]) continue;
+                row.CopyTo(_record, 0);
+                // An earlier deletion may already have removed the row this index met.
+                if (FindIndexEntry(_indexes[i], out _) is { } entry) DeleteWithoutRowIdByIndexEntry(_indexes[i], entry);
+            }
+        }
+        InsertQuietly(row);
+        _record.AsSpan().CopyTo(newRow);
+        if (oldImage is not null) AfterUpdate(oldImage, 0, 0, columns);
+        return true;
+    }
+}

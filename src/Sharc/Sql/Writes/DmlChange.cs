@@ -42,8 +42,6 @@ internal static class DmlChange
                 values.Add(exprs[i]);
             }
         }
-        if (table.IsWithoutRowId && action is SqlConflictAction.Ignore or SqlConflictAction.Replace)
-            Unsupported.Throw($"UPDATE OR {action.ToString().ToUpperInvariant()} of a WITHOUT ROWID table", sql, update.Start);
 
         var columns = KeyAndRow(update.Table, table);
         int first = columns.Count;
@@ -85,13 +83,11 @@ internal static class DmlChange
                 long rowId = 0;
                 if (table.IsWithoutRowId)
                 {
+                    // The key comes from the row as found: a row an earlier OR REPLACE deleted is no longer there, and one
+                    // moved onto this key is the row now updated, as in SQLite.
                     var key = PrimaryKey(table, row, encoding);
-                    changed = writer.UpdateByKey(key, [.. assigned], [.. newValues]);
-                    if (changed && returning is not null)
-                    {
-                        for (int c = 0; c < table.Columns.Count; c++) asSql[c] = row[c];
-                        for (int i = 0; i < assigned.Count; i++) asSql[assigned[i]] = WriteValues.ToSql(newValues[i], table.Columns[assigned[i]], encoding);
-                    }
+                    changed = writer.UpdateByKey(key, [.. assigned], [.. newValues], action, newRow);
+                    if (changed && returning is not null) WriteValues.ToSql(newRow, asSql, table, encoding);
                 }
                 else
                 {

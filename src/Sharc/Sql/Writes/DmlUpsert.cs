@@ -28,7 +28,6 @@ internal sealed class DmlUpsert : IDisposable
     public DmlUpsert(SharcDatabase db, string sql, SqlInsertStatement insert, SharcTable table, SqlValue[] parameters)
     {
         _table = table;
-        if (table.IsWithoutRowId) Unsupported.Throw("UPSERT on a WITHOUT ROWID table", sql, insert.Upserts[0].Start);
         foreach (var u in insert.Upserts)
         {
             if (u.TargetWhere is not null) Unsupported.Throw("an UPSERT target with WHERE (partial indexes)", sql, u.TargetWhere.Start);
@@ -68,6 +67,7 @@ internal sealed class DmlUpsert : IDisposable
     /// </summary>
     public bool TryHandle(SharcDatabase db, TableWriter writer, StoredValue[] row, StoredValue explicitRowId, ref int changes, ReturningRows? returning)
     {
+        if (_table.IsWithoutRowId) return TryHandleByKey(db, writer, row, ref changes, returning);
         var conflicts = writer.UniqueConflicts(row, explicitRowId);
         if (conflicts.Count == 0) return false;
         foreach (var clause in _clauses)
@@ -105,13 +105,7 @@ internal sealed class DmlUpsert : IDisposable
             ? proposed[_table.RowIdAliasOrdinal].Integer : explicitRowId.Type == SharcColumnType.Integer ? explicitRowId.Integer : 0;
         rx.SetRow(1, excluded, proposedRowId);
         if (clause.HasWhere && !rx.IsTrue(clause.Columns.Length)) return;
-        var values = new StoredValue[clause.Columns.Length];
-        for (int i = 0; i < values.Length; i++)
-        {
-            byte[]? scratch = null;
-            var v = rx.Evaluate(i).ToOwned();
-            WriteValues.Store(ref values[i], ref scratch, v, _table.Columns[clause.Columns[i]].Affinity, encoding);
-        }
+        var values = ComputeSet(rx, clause, encoding);
         var newRow = new StoredValue[existing.Length];
         if (!writer.UpdateRow(rowId, clause.Columns, values, null, SqlConflictAction.Abort, newRow, out long finalRowId)) return;
         changes++;
@@ -119,6 +113,59 @@ internal sealed class DmlUpsert : IDisposable
         var asSql = new SqlValue[newRow.Length];
         WriteValues.ToSql(newRow, asSql, _table, encoding);
         returning.Add(asSql, finalRowId);
+    }
+
+    /// <summary>WITHOUT ROWID: as <see cref="TryHandle"/>, the rows met known by their contents (and so their primary key).</summary>
+    private bool TryHandleByKey(SharcDatabase db, TableWriter writer, StoredValue[] row, ref int changes, ReturningRows? returning)
+    {
+        var conflicts = writer.UniqueConflictsByKey(row);
+        if (conflicts.Count == 0) return false;
+        foreach (var clause in _clauses)
+        {
+            foreach (var (index, existing) in conflicts)
+            {
+                if (!Matches(clause, index)) continue;
+                if (clause.Syntax.DoNothing) return true;
+                UpdateByKey(db, writer, clause, row, existing, ref changes, returning);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void UpdateByKey(SharcDatabase db, TableWriter writer, Clause clause, StoredValue[] proposed, StoredValue[] existing, ref int changes, ReturningRows? returning)
+    {
+        var encoding = db.TextEncoding;
+        var current = new SqlValue[existing.Length];
+        var excluded = new SqlValue[existing.Length];
+        WriteValues.ToSql(existing, current, _table, encoding);
+        WriteValues.ToSql(proposed, excluded, _table, encoding);
+        var rx = clause.Expressions!;
+        rx.SetRow(0, current, 0);
+        rx.SetRow(1, excluded, 0);
+        if (clause.HasWhere && !rx.IsTrue(clause.Columns.Length)) return;
+        var values = ComputeSet(rx, clause, encoding);
+        var key = new StoredValue[_table.PrimaryKey.Count];
+        for (int i = 0; i < key.Length; i++) key[i] = existing[_table.PrimaryKey[i]];
+        var newRow = new StoredValue[existing.Length];
+        if (!writer.UpdateByKey(key, clause.Columns, values, SqlConflictAction.Abort, newRow)) return;
+        changes++;
+        if (returning is null) return;
+        var asSql = new SqlValue[newRow.Length];
+        WriteValues.ToSql(newRow, asSql, _table, encoding);
+        returning.Add(asSql, 0);
+    }
+
+    private StoredValue[] ComputeSet(RowExpressions rx, Clause clause, SharcTextEncoding encoding)
+    {
+        var values = new StoredValue[clause.Columns.Length];
+        for (int i = 0; i < values.Length; i++)
+        {
+            byte[]? scratch = null;
+            var v = rx.Evaluate(i).ToOwned();
+            WriteValues.Store(ref values[i], ref scratch, v, _table.Columns[clause.Columns[i]].Affinity, encoding);
+        }
+        return values;
     }
 
     /// <summary>What an ON CONFLICT target names: the rowid (INTEGER PRIMARY KEY) or a UNIQUE index with exactly those columns.</summary>

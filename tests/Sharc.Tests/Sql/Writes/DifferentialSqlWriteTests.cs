@@ -78,11 +78,23 @@ public class DifferentialSqlWriteTests
             case 6:
                 return $"DELETE FROM t WHERE {(rng.Next(2) == 0 ? $"id = {Id(rng)}" : $"a BETWEEN {rng.Next(40)} AND {rng.Next(40)}")}{returning}";
             case 7:
-                return $"INSERT {action}INTO w VALUES ({Text(rng)}, {rng.Next(4)}, {Value(rng, 100)}){(rng.Next(3) == 0 ? " RETURNING k, n, v" : "")}";
+            {
+                string keyed = rng.Next(3) switch
+                {
+                    0 => "",
+                    1 => rng.Next(2) == 0 ? " ON CONFLICT DO NOTHING" : " ON CONFLICT(n, k) DO NOTHING",
+                    _ => " ON CONFLICT(k, n) DO UPDATE SET v = coalesce(v, 0) + excluded.v" + (rng.Next(2) == 0 ? $", n = n + {rng.Next(3)}" : "")
+                        + (rng.Next(3) == 0 ? " WHERE excluded.v IS NOT NULL" : ""),
+                };
+                return $"INSERT {(keyed.Length > 0 ? "" : action)}INTO w VALUES ({Text(rng)}, {rng.Next(4)}, {Value(rng, 100)}){keyed}{(rng.Next(3) == 0 ? " RETURNING k, n, v" : "")}";
+            }
             case 8:
-                return rng.Next(2) == 0
-                    ? $"UPDATE w SET v = {Value(rng, 100)} WHERE n = {rng.Next(4)}"
-                    : $"DELETE FROM w WHERE k = {Text(rng)}";
+                return rng.Next(3) switch
+                {
+                    0 => $"UPDATE {action}w SET v = {Value(rng, 100)} WHERE n = {rng.Next(4)}",
+                    1 => $"UPDATE {action}w SET n = {(rng.Next(2) == 0 ? "n + 1" : rng.Next(4).ToString(System.Globalization.CultureInfo.InvariantCulture))} WHERE k = {Text(rng)}{(rng.Next(3) == 0 ? " RETURNING *" : "")}",
+                    _ => $"DELETE FROM w WHERE k = {Text(rng)}",
+                };
             default:
                 string upsert = rng.Next(3) switch
                 {

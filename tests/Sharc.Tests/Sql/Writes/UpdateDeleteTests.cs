@@ -83,6 +83,57 @@ public class UpdateDeleteTests
     }
 
     [Fact]
+    public void Without_rowid_update_or_ignore_skips_rows_that_would_conflict()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE w(k INT, n INT, u TEXT UNIQUE, v NOT NULL DEFAULT 'd', PRIMARY KEY(k, n)) WITHOUT ROWID");
+        o.Ok("INSERT INTO w VALUES (1, 1, 'a', 1), (1, 2, 'b', 2), (2, 1, 'c', 3), (3, 3, 'e', 4)");
+        o.Ok("UPDATE OR IGNORE w SET n = 1 WHERE k = 1 RETURNING *").Changes.Should().Be(1); // (1, 1) onto itself
+        o.Ok("UPDATE OR IGNORE w SET k = 2 RETURNING *");
+        o.Ok("UPDATE OR IGNORE w SET u = 'a' WHERE k > 1").Changes.Should().Be(0);
+        o.Ok("UPDATE OR IGNORE w SET u = upper(u), k = k + 10");
+        o.Ok("UPDATE OR IGNORE w SET v = NULL WHERE n = 1");
+        o.Ok("UPDATE OR IGNORE w SET u = 'Z' RETURNING k, n, u");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Without_rowid_update_or_replace_deletes_the_rows_in_the_way()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE w(k INT PRIMARY KEY, u TEXT UNIQUE, v NOT NULL DEFAULT 'd') WITHOUT ROWID");
+        o.Ok("INSERT INTO w VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, 'd', 40), (5, 'e', 50), (6, 'f', 60)");
+        o.Ok("UPDATE OR REPLACE w SET k = 2 WHERE k = 1 RETURNING *").Changes.Should().Be(1);
+        o.Ok("UPDATE OR REPLACE w SET u = 'd' WHERE k = 3").Changes.Should().Be(1);
+        o.Ok("UPDATE OR REPLACE w SET k = 5, u = 'f' WHERE k = 2 RETURNING *").Changes.Should().Be(1);
+        o.Ok("UPDATE OR REPLACE w SET v = NULL WHERE k = 3 RETURNING *");
+        o.Ok("UPDATE OR REPLACE w SET k = k + 1").Changes.Should().Be(2);
+        o.AssertSameContents();
+
+        o.Ok("INSERT INTO w VALUES (10, 'x', 1), (11, 'y', 2), (12, 'z', 3)");
+        o.Ok("UPDATE OR REPLACE w SET k = k + 1 WHERE k >= 10").Changes.Should().Be(3);
+        o.Ok("UPDATE OR REPLACE w SET u = 'x' WHERE k = 4");
+        o.Both("UPDATE w SET k = 6 WHERE k = 4").Error.Should().Be("UNIQUE constraint failed: w.k");
+        o.Both("UPDATE OR ABORT w SET u = 'f' WHERE k = 4").Error.Should().Be("UNIQUE constraint failed: w.u");
+        o.Both("UPDATE OR FAIL w SET v = NULL").Error.Should().Be("NOT NULL constraint failed: w.v");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Without_rowid_update_or_ignore_and_replace_with_a_check_and_nocase_key()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE w(k TEXT PRIMARY KEY COLLATE NOCASE, v INT CHECK (v < 100)) WITHOUT ROWID");
+        o.Ok("INSERT INTO w VALUES ('a', 1), ('B', 2), ('c', 3)");
+        o.Ok("UPDATE OR IGNORE w SET v = v * 60").Changes.Should().Be(1);
+        o.Ok("UPDATE OR IGNORE w SET k = 'b' WHERE k = 'a'").Changes.Should().Be(0);
+        o.Ok("UPDATE OR IGNORE w SET k = 'C' WHERE k = 'c' RETURNING *").Changes.Should().Be(1);
+        o.Both("UPDATE OR REPLACE w SET v = 1000").Error.Should().Be("CHECK constraint failed: v < 100");
+        o.Ok("UPDATE OR REPLACE w SET k = 'b' WHERE k = 'a' RETURNING *").Changes.Should().Be(1);
+        o.AssertSameContents();
+    }
+
+    [Fact]
     public void Order_by_and_limit_on_update_and_delete_are_syntax_errors_as_in_sqlites_default_build()
     {
         using var o = Seeded();
