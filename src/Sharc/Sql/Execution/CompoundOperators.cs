@@ -3,10 +3,14 @@ using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Execution;
 
-/// <summary>The rows of a compound SELECT, read as the columns of its level.</summary>
-internal sealed class CompoundScanOperator(CompoundRows compound, int frame) : RowOperator
+/// <summary>
+/// The rows of a compound SELECT, read as the columns of its level; with <paramref name="affinities"/>, each value
+/// given its column's affinity as it is read (a compound SQLite runs as a subquery).
+/// </summary>
+internal sealed class CompoundScanOperator(CompoundRows compound, int frame, SqlAffinity[]? affinities = null) : RowOperator
 {
     private readonly ValuesFrame _frame = new();
+    private readonly SqlValue[]? _converted = affinities is null ? null : new SqlValue[affinities.Length];
     private IEnumerator<SqlValue[]>? _rows;
 
     public override void Open(ExecContext ctx)
@@ -19,7 +23,13 @@ internal sealed class CompoundScanOperator(CompoundRows compound, int frame) : R
     public override bool Next(ExecContext ctx)
     {
         if (_rows is null || !_rows.MoveNext()) return false;
-        _frame.Row = _rows.Current;
+        var row = _rows.Current;
+        if (_converted is not null)
+        {
+            for (int i = 0; i < _converted.Length; i++) _converted[i] = AffinityScanOperator.Apply(row[i], affinities![i]);
+            row = _converted;
+        }
+        _frame.Row = row;
         return true;
     }
 
@@ -143,15 +153,20 @@ internal sealed class AffinityScanOperator(QueryPipeline inner, SqlAffinity[] af
     {
         if (!inner.MoveNext(ctx)) return false;
         var row = inner.Current;
-        for (int i = 0; i < affinities.Length; i++)
-        {
-            // Text that reads as a number becomes one (and numbers text, for TEXT); a REAL column reads integers
-            // back as reals. Reals stay reals, as in SQLite's ephemeral tables.
-            var v = SqlAffinities.ApplyForComparison(row[i], affinities[i]);
-            if (affinities[i] == SqlAffinity.Real && v.Type == SharcColumnType.Integer) v = SqlValue.Real(v.IntegerValue);
-            _frame.Row[i] = v;
-        }
+        for (int i = 0; i < affinities.Length; i++) _frame.Row[i] = Apply(row[i], affinities[i]);
         return true;
+    }
+
+    /// <summary>
+    /// A value as a subquery's column of <paramref name="affinity"/> reads it: text that reads as a number becomes one
+    /// (and numbers text, for TEXT); a REAL column reads integers back as reals. Reals stay reals, as in SQLite's
+    /// ephemeral tables.
+    /// </summary>
+    internal static SqlValue Apply(SqlValue value, SqlAffinity affinity)
+    {
+        var v = SqlAffinities.ApplyForComparison(value, affinity);
+        if (affinity == SqlAffinity.Real && v.Type == SharcColumnType.Integer) v = SqlValue.Real(v.IntegerValue);
+        return v;
     }
 
     public override void Close() => inner.Close();

@@ -10,13 +10,13 @@ namespace Sharc.Sql.Execution;
 /// survives (1 or 1.0, 'a' or 'A' under NOCASE) and the order without ORDER BY depend on it.
 /// </summary>
 /// <remarks>
-/// Without ORDER BY, a UNION or EXCEPT fills one temporary table keyed on the whole row, where an equal row
-/// replaces the one there (the last one wins) and EXCEPT deletes; INTERSECT keeps the rows of its left table found in
-/// a table of its right arm. The table is then read in key order. UNION ALL streams: only arms after the last set
-/// operator run without being kept. With ORDER BY, SQLite merges: each side is sorted (stably) on the ORDER BY
-/// extended by every column, the sides are merged, and a set operator drops a row equal to the one output before.
-/// Duplicates are decided by <see cref="RowKeyComparer"/> (SQLite's comparison under each column's collation); its
-/// hash only narrows the search.
+/// SQLite (since 3.52/3.53) merges every set operator, with or without ORDER BY: each side is sorted (stably) on the
+/// ORDER BY extended by every column — with no ORDER BY, just every column ascending under its collation — the
+/// sides are merged, and a set operator drops a row equal to the one output before. So of equal rows a UNION keeps
+/// the first of the right side's (the left side's when the right has none), INTERSECT and EXCEPT the first of the
+/// left side's. UNION ALL streams when it is the last operator: only the arms after the last set operator run
+/// unsorted. Duplicates are decided by <see cref="RowKeyComparer"/> (SQLite's comparison under each column's
+/// collation).
 /// </remarks>
 internal sealed class CompoundRows
 {
@@ -46,7 +46,7 @@ internal sealed class CompoundRows
 
     // ---- without ORDER BY ------------------------------------------------------------------------------------
 
-    /// <summary>The rows of arms 0..k: streamed through UNION ALL, else read from the temporary table in key order.</summary>
+    /// <summary>The rows of arms 0..k: streamed through a trailing UNION ALL, else merged in key order.</summary>
     private IEnumerable<SqlValue[]> Output(int k, ExecContext ctx)
     {
         if (k == 0 || _operators[k - 1] == SqlCompoundOperator.UnionAll)
@@ -56,40 +56,8 @@ internal sealed class CompoundRows
             foreach (var row in Stream(_arms[k], ctx)) yield return row;
             yield break;
         }
-        var table = new RowTable(_equality);
-        Fill(k, table, ctx);
-        foreach (var row in table.InKeyOrder(_collations)) yield return row;
-    }
-
-    /// <summary>Puts the rows of arms 0..k into <paramref name="table"/>, as SQLite's multiSelect does for a set operator.</summary>
-    private void Fill(int k, RowTable table, ExecContext ctx)
-    {
-        if (k == 0)
-        {
-            foreach (var row in Stream(_arms[0], ctx)) table.Insert(row, Width);
-            return;
-        }
-        switch (_operators[k - 1])
-        {
-            case SqlCompoundOperator.Except:
-                Fill(k - 1, table, ctx);
-                foreach (var row in Stream(_arms[k], ctx)) table.Delete(row);
-                break;
-            case SqlCompoundOperator.Intersect:
-            {
-                var left = new RowTable(_equality);
-                Fill(k - 1, left, ctx);
-                var right = new RowTable(_equality);
-                foreach (var row in Stream(_arms[k], ctx)) right.Insert(row, Width);
-                foreach (var row in left.InKeyOrder(_collations))
-                    if (right.Contains(row)) table.Insert(row, Width);
-                break;
-            }
-            default:
-                Fill(k - 1, table, ctx);
-                foreach (var row in Stream(_arms[k], ctx)) table.Insert(row, Width);
-                break;
-        }
+        // A set operator with no ORDER BY merges as if ordered by no term: Sorted extends that to every column.
+        foreach (var row in Sorted(k, [], ctx)) yield return row;
     }
 
     private static IEnumerable<SqlValue[]> Stream(QueryPipeline arm, ExecContext ctx)
@@ -105,7 +73,7 @@ internal sealed class CompoundRows
         }
     }
 
-    // ---- with ORDER BY ----------------------------------------------------------------------------------------
+    // ---- merging ----------------------------------------------------------------------------------------------
 
     /// <summary>SQLite's multiSelectOrderBy: the rows of arms 0..k in the order of <paramref name="keys"/>.</summary>
     private List<SqlValue[]> Sorted(int k, IReadOnlyList<OrderingIntent> keys, ExecContext ctx)
@@ -195,37 +163,5 @@ internal sealed class CompoundRows
         var copy = new SqlValue[width];
         for (int i = 0; i < width; i++) copy[i] = row[i].ToOwned();
         return copy;
-    }
-}
-
-/// <summary>
-/// SQLite's temporary table keyed on whole rows: inserting a row equal to one present replaces it, deleting removes
-/// the equal row, reading is in key order (every column ascending under its collation).
-/// </summary>
-internal sealed class RowTable(RowKeyComparer equality)
-{
-    private readonly Dictionary<SqlValue[], SqlValue[]> _rows = new(equality);
-
-    public int Count => _rows.Count;
-
-    public void Insert(SqlValue[] row, int width)
-    {
-        var copy = CompoundRows.Own(row, width);
-        if (_rows.Remove(copy)) _rows[copy] = copy;
-        else _rows.Add(copy, copy);
-    }
-
-    public void Delete(SqlValue[] row) => _rows.Remove(row);
-
-    public bool Contains(SqlValue[] row) => _rows.ContainsKey(row);
-
-    public List<SqlValue[]> InKeyOrder(Collation[] collations)
-    {
-        var keys = new OrderingIntent[collations.Length];
-        for (int i = 0; i < keys.Length; i++) keys[i] = new OrderingIntent(i, false, true, collations[i]);
-        var rows = new List<SqlValue[]>(_rows.Values);
-        var comparer = new RowOrderComparer(keys);
-        rows.Sort(comparer.Compare);
-        return rows;
     }
 }

@@ -18,7 +18,8 @@ internal sealed partial class PipelineBuilder
         switch (source)
         {
             case CompoundSource c:
-                return new CompoundScanOperator(Compound(c.Arms, c.Operators, c.Collations, c.Ordering), frame);
+                return new CompoundScanOperator(Compound(c.Arms, c.Operators, c.Collations, c.Ordering), frame,
+                    c.ReadAsSubquery ? [.. c.Columns.Select(col => col.Affinity)] : null);
             case ValuesSource v:
                 return new ValuesScanOperator(v.Rows.Select(row => row.Select(Compile).ToArray()).ToArray(), frame);
             case MaterializedSource m:

@@ -23,6 +23,12 @@ internal sealed record CompoundSource(
 {
     /// <summary>The compound's ORDER BY (by compound column), empty when rows come in SQLite's unordered order.</summary>
     public IReadOnlyList<OrderingIntent> Ordering { get; init; } = [];
+
+    /// <summary>
+    /// True when SQLite runs the compound as a subquery of its own statement (convertCompoundSelectToSubquery): its
+    /// rows are then read with the <see cref="IntentSource.Columns"/>' affinities applied, as from any subquery.
+    /// </summary>
+    public bool ReadAsSubquery { get; init; }
 }
 
 /// <summary>

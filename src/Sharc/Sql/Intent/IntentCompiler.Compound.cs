@@ -35,9 +35,14 @@ internal sealed partial class IntentCompiler
 
         var ordering = CompileCompoundOrderBy(select.OrderBy, source is CompoundSource cs ? cs.Collations : [], source is CompoundSource ca ? ca.Arms : [], bodies, parent);
         // SQLite's convertCompoundSelectToSubquery: when a set operator meets an ORDER BY term with an explicit
-        // COLLATE, the compound runs unordered and its rows are then sorted; otherwise its arms are merged in order.
-        if (source is CompoundSource c && !(HasExplicitCollate(select.OrderBy) && c.Operators.Any(o => o != SqlCompoundOperator.UnionAll)))
-            source = c with { Ordering = ordering };
+        // COLLATE, the compound becomes a subquery, run unordered and read (with its columns' affinities) by a SELECT
+        // that sorts; otherwise its arms are merged in order.
+        if (source is CompoundSource c)
+        {
+            source = HasExplicitCollate(select.OrderBy) && c.Operators.Any(o => o != SqlCompoundOperator.UnionAll)
+                ? c with { ReadAsSubquery = true }
+                : c with { Ordering = ordering };
+        }
 
         var projections = new List<ProjectionIntent>(source.Columns.Count);
         for (int i = 0; i < source.Columns.Count; i++)

@@ -108,7 +108,9 @@ internal sealed partial class SharqParser
         var body = new List<SqlStatement>();
         do
         {
-            body.Add(TriggerStep());
+            var step = TriggerStep();
+            CheckTriggerStepTarget(step, temp);
+            body.Add(step);
             Expect(SqlTokenKind.Semicolon);
         } while (!Is("END"));
         Next();

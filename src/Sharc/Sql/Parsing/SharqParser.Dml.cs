@@ -6,7 +6,8 @@ namespace Sharc.Sql.Parsing;
 
 /// <summary>
 /// INSERT, REPLACE, UPDATE and DELETE, both as statements and as the steps of a trigger body, where SQLite's grammar
-/// is narrower: no WITH, no schema-qualified or aliased target, no index hints, no DEFAULT VALUES and no RETURNING.
+/// is narrower: no WITH, no index hints, no DEFAULT VALUES and no RETURNING; a schema-qualified target only in a TEMP
+/// trigger. (SQLite 3.53 lets a step alias its target with AS, which 3.50 refused as a syntax error.)
 /// </summary>
 internal sealed partial class SharqParser
 {
@@ -158,20 +159,18 @@ internal sealed partial class SharqParser
 
     /// <summary>
     /// The table of INSERT, UPDATE or DELETE: "[schema.]name [AS alias]", and for UPDATE and DELETE
-    /// "[INDEXED BY i | NOT INDEXED]". In a trigger body just "name": SQLite's grammar reads the rest only to refuse it
-    /// with its own messages, once the next token shows the target is complete.
+    /// "[INDEXED BY i | NOT INDEXED]". A trigger body reads the same target (since SQLite 3.53): index hints only to
+    /// refuse them with SQLite's messages once the next token shows the hint is complete, and a schema only to refuse
+    /// it outside TEMP triggers, when the whole step is (see <see cref="CheckTriggerStepTarget"/>).
     /// </summary>
     private SqlTableRef DmlTarget(string statement, bool inTrigger)
     {
         int start = Peek().Start;
         var (schema, name, _) = QualifiedName();
+        string? alias = Accept("AS") ? Name() : null;
         bool indexHints = statement != "INSERT";
         if (inTrigger)
         {
-            if (schema is not null)
-            {
-                ThrowInTrigger("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers", start, statement);
-            }
             var hint = Peek();
             var (indexedBy, notIndexed) = indexHints ? IndexHint() : (null, false);
             if (indexedBy is not null)
@@ -182,24 +181,42 @@ internal sealed partial class SharqParser
             {
                 ThrowInTrigger("the NOT INDEXED clause is not allowed on UPDATE or DELETE statements within triggers", hint.Start, statement);
             }
-            return new SqlTableRef(null, name, null, null, false) { Start = start, End = PrevEnd };
+            return new SqlTableRef(schema, name, alias, null, false) { Start = start, End = PrevEnd };
         }
-        string? alias = Accept("AS") ? Name() : null;
         var (index, noIndex) = indexHints ? IndexHint() : (null, false);
         return new SqlTableRef(schema, name, alias, index, noIndex) { Start = start, End = PrevEnd };
     }
 
-    /// <summary>Throws <paramref name="message"/>, or the syntax error at the next token if it cannot follow the target.</summary>
+    /// <summary>
+    /// Throws <paramref name="message"/> about an index hint in a trigger body, or the syntax error at the next token
+    /// if that token cannot follow the hint (SET after UPDATE's; WHERE or the step's end after DELETE's).
+    /// </summary>
     private void ThrowInTrigger(string message, int offset, string statement)
     {
         var next = Peek();
-        bool follows = statement switch
-        {
-            "INSERT" => next.Kind == SqlTokenKind.LeftParen || StartsSelect(),
-            "UPDATE" => Is("SET") || Is("INDEXED") || Is("NOT"),
-            _ => Is("WHERE") || Is("INDEXED") || Is("NOT") || next.Kind is SqlTokenKind.Semicolon or SqlTokenKind.EndOfInput,
-        };
+        bool follows = statement == "UPDATE"
+            ? Is("SET")
+            : Is("WHERE") || next.Kind is SqlTokenKind.Semicolon or SqlTokenKind.EndOfInput;
         throw follows ? Error(message, offset) : _ts.SyntaxError(next);
+    }
+
+    /// <summary>
+    /// SQLite 3.53 refuses a schema-qualified target outside a TEMP trigger only when it builds the step, that is once
+    /// the step is complete and its ";" (or the end of the text) is next; any other token is a syntax error first.
+    /// </summary>
+    private void CheckTriggerStepTarget(SqlStatement step, bool temp)
+    {
+        if (temp) return;
+        var target = step switch
+        {
+            SqlInsertStatement i => i.Table,
+            SqlUpdateStatement u => u.Table,
+            SqlDeleteStatement d => d.Table,
+            _ => null,
+        };
+        if (target?.Schema is null || PeekKind() is not (SqlTokenKind.Semicolon or SqlTokenKind.EndOfInput)) return;
+        ThrowDeferred();
+        throw Error("qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers", target.Start);
     }
 
     /// <summary>"column = expr" or "(a, b, …) = expr", separated by commas.</summary>

@@ -84,6 +84,8 @@ public sealed class CompoundQueryTests(MixedDatabaseFixture fixture) : IClassFix
         "SELECT i + 1 FROM t UNION SELECT r FROM t ORDER BY i + 1",
         "SELECT i FROM t UNION SELECT r FROM t ORDER BY r",
         "SELECT i, s FROM t UNION SELECT r, c FROM t ORDER BY s, i LIMIT 10",
+        "SELECT r FROM t WHERE id < 40 UNION SELECT a FROM u ORDER BY 1 COLLATE BINARY, 1",
+        "SELECT id + 1, i FROM t WHERE id < 60 EXCEPT SELECT r, i FROM t ORDER BY 1 COLLATE BINARY, 2",
     };
 
     [Theory]

@@ -55,6 +55,8 @@ public sealed class SqlParserErrorTests
     [InlineData("CREATE VIEW v AS SELECT ?", "parameters are not allowed in views")]
     [InlineData("CREATE INDEX i ON t (a NULLS FIRST)", "unsupported use of NULLS FIRST")]
     [InlineData("CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE main.t SET a = 1; END", "qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers")]
+    [InlineData("CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; DELETE FROM main.t AS q; x; END", "qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within triggers")]
+    [InlineData("CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE main.t INDEXED BY i SET a = 1; END", "the INDEXED BY clause is not allowed on UPDATE or DELETE statements within triggers")]
     [InlineData("CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM t INDEXED BY i; END", "the INDEXED BY clause is not allowed on UPDATE or DELETE statements within triggers")]
     [InlineData("CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM t NOT INDEXED; END", "the NOT INDEXED clause is not allowed on UPDATE or DELETE statements within triggers")]
     [InlineData("CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO t VALUES (1) RETURNING *; END", "cannot use RETURNING in a trigger")]
@@ -78,6 +80,9 @@ public sealed class SqlParserErrorTests
         Fail("VALUES (1), (2, 3) +").SqliteMessage.Should().Be("near \"+\": syntax error");
         Fail("SELECT 0x1FFFFFFFFFFFFFFFF +").SqliteMessage.Should().Be("incomplete input");
         Fail("SELECT * FROM t ON 1 +").SqliteMessage.Should().Be("incomplete input");
+        // SQLite 3.53 checks a trigger step's target once the step is built, at its ";".
+        Fail("CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO main.t VALUES (1) x; END").SqliteMessage.Should().Be("near \"x\": syntax error");
+        Fail("CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE main.t INDEXED BY i x").SqliteMessage.Should().Be("near \"x\": syntax error");
     }
 
     [Fact]
