@@ -3,7 +3,7 @@ using Sharc.Format;
 
 namespace Sharc.Tests.Format;
 
-/// <summary>Conversions match what SQLite's sqlite3_column_* return (figures taken from SQLite 3.50 through Microsoft.Data.Sqlite).</summary>
+/// <summary>Conversions match what SQLite's sqlite3_column_* return (figures taken from SQLite 3.53 through Microsoft.Data.Sqlite).</summary>
 public class ValueConvertTests
 {
     [Theory]
@@ -37,6 +37,34 @@ public class ValueConvertTests
             cmd.Parameters.AddWithValue("$v", v);
             ValueConvert.RealToText(v).Should().Be((string)cmd.ExecuteScalar()!, "value {0:R}", v);
         }
+    }
+
+    [Fact]
+    public void RealsRenderLikeSqliteWhereShorteningDecides()
+    {
+        // Short decimals and their neighbours one unit away: SQLite's 17-digit text keeps fewer digits only when
+        // they end in zeros or nines and read back exactly, which these values probe from both sides.
+        using var c = Infrastructure.Oracle.Open(":memory:");
+        using var cmd = c.CreateCommand();
+        cmd.CommandText = "SELECT CAST($v AS TEXT)";
+        var p = cmd.Parameters.Add("$v", Microsoft.Data.Sqlite.SqliteType.Real);
+        var rng = new Random(53);
+        int compared = 0;
+        for (int i = 0; i < 6000; i++)
+        {
+            double v = rng.Next(4) switch
+            {
+                0 => rng.NextInt64(1, 10_000_000_000) / Math.Pow(10, rng.Next(0, 12)),
+                1 => Math.BitIncrement(rng.NextInt64(1, 1_000_000) / Math.Pow(10, rng.Next(0, 8))),
+                2 => Math.BitDecrement(rng.NextInt64(1, 1_000_000) * Math.Pow(10, rng.Next(0, 25))),
+                _ => BitConverter.Int64BitsToDouble(rng.NextInt64(1, 0x0010_0000_0000_0000)), // subnormals
+            };
+            if (rng.Next(2) == 0) v = -v;
+            p.Value = v;
+            ValueConvert.RealToText(v).Should().Be((string)cmd.ExecuteScalar()!, "value {0:R}", v);
+            compared++;
+        }
+        compared.Should().Be(6000);
     }
 
     [Theory]
