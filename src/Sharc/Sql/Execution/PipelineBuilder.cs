@@ -107,7 +107,7 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             case InListExpr i:
                 return new InListNode(i.Not, Compile(i.Operand), i.Items.Select(Compile).ToArray(), i.Items.All(IsRunConstant), i.CompareAffinity, i.Collation);
             case InSubqueryExpr i:
-                return new InSubqueryNode(i.Not, Compile(i.Operand), Build(i.Query), IntentAnalysis.IsCorrelated(i.Query), i.CompareAffinity, i.Collation);
+                return new InSubqueryNode(i.Not, Compile(i.Operand), Build(i.Query), IntentAnalysis.IsCorrelated(i.Query), i.CompareAffinity, i.Collation, i.SeekCollation);
             case ExistsExpr x:
                 return new ExistsNode(Build(x.Query), IntentAnalysis.IsCorrelated(x.Query));
             case ScalarSubqueryExpr s:

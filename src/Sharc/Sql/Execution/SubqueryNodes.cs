@@ -86,16 +86,18 @@ internal sealed class InSubqueryNode : SubqueryNode
     private readonly Evaluator _operand;
     private readonly SqlAffinity _affinity;
     private readonly HashSet<SqlValue> _values;
+    private readonly HashSet<SqlValue>? _seek;
     private bool _sawNull;
     private int _count;
 
-    public InSubqueryNode(bool not, Evaluator operand, QueryPipeline pipeline, bool correlated, SqlAffinity affinity, Collation collation)
+    public InSubqueryNode(bool not, Evaluator operand, QueryPipeline pipeline, bool correlated, SqlAffinity affinity, Collation collation, Collation? seek = null)
         : base(pipeline, correlated)
     {
         _not = not;
         _operand = operand;
         _affinity = affinity;
         _values = new HashSet<SqlValue>(SqlValueComparer.For(collation));
+        if (seek is { } s && s != collation) _seek = new HashSet<SqlValue>(SqlValueComparer.For(s));
     }
 
     public override SqlValue Evaluate(ExecContext ctx) => SqlLogic.FromTruth(Truth(ctx));
@@ -107,7 +109,7 @@ internal sealed class InSubqueryNode : SubqueryNode
         bool? r;
         if (_count == 0) r = false;
         else if (x.IsNull) r = null;
-        else if (_values.Contains(SqlAffinities.ApplyForStorage(x, _affinity))) r = true;
+        else if ((_seek ?? _values).Contains(SqlAffinities.ApplyForStorage(x, _affinity))) r = true;
         else r = _sawNull ? null : false;
         return _not ? !r : r;
     }
@@ -130,7 +132,18 @@ internal sealed class InSubqueryNode : SubqueryNode
                     continue;
                 }
                 var stored = SqlAffinities.ApplyForStorage(v, _affinity);
-                if (!_values.Contains(stored)) _values.Add(stored.ToOwned());
+                if (_seek is not null)
+                {
+                    // SQLite's set keeps the last of equal values; the index seeks then match only what it kept.
+                    _values.Remove(stored);
+                    _values.Add(stored.ToOwned());
+                }
+                else if (!_values.Contains(stored)) _values.Add(stored.ToOwned());
+            }
+            if (_seek is not null)
+            {
+                _seek.Clear();
+                foreach (var kept in _values) _seek.Add(kept);
             }
         }
         finally

@@ -30,7 +30,7 @@ internal sealed class AggregationLayout
         for (int i = 0; i < _keys.Count; i++)
         {
             if (_keys[i] is not ColumnExpr && IntentEquality.Same(x, _keys[i]))
-                return new AggregateSlotExpr(_frame, i, CollationRules.Of(x)) { Affinity = x.Affinity, HasCollate = x.HasCollate, Offset = x.Offset };
+                return new AggregateSlotExpr(_frame, i, CollationRules.Of(x)) { Affinity = x.Affinity, HasCollate = x.HasCollate, Offset = x.Offset, Key = x };
         }
         switch (x)
         {

@@ -225,6 +225,9 @@ internal sealed partial class IntentCompiler
                     };
                 case ArithmeticExpr { Op: IntentArithmeticOp.Concat }:
                     return TextData | BlobData;
+                case AggregateSlotExpr { Key: { } key }:
+                    e = key;
+                    continue;
                 case ParameterExpr or FunctionExpr or CoalesceExpr or AggregateSlotExpr { Affinity: SqlAffinity.None }:
                     return AnyData;
                 case ColumnExpr or GeneratedColumnExpr or CastExpr or ScalarSubqueryExpr or AggregateSlotExpr:
@@ -251,6 +254,13 @@ internal sealed partial class IntentCompiler
     {
         CompoundSource c when q.Projections[0].Expr is ColumnExpr col && col.Frame == q.Frame => ValueAffinity(c.Arms[^1]),
         _ => q.Projections[0].Expr.Affinity,
+    };
+
+    /// <summary>The result expression SQLite reads a subquery's first column from: a compound's last arm's.</summary>
+    private static IntentExpr ValueExpr(QueryIntent q) => q.Source switch
+    {
+        CompoundSource c when q.Projections[0].Expr is ColumnExpr col && col.Frame == q.Frame => ValueExpr(c.Arms[^1]),
+        _ => q.Projections[0].Expr,
     };
 
     // ---- ORDER BY of a compound ---------------------------------------------------------------------------------

@@ -98,10 +98,7 @@ internal sealed partial class IntentCompiler
             {
                 var x = Expr(i.Operand, scope, clause);
                 var q = CompileSubquery(i.Query, scope, i.Start);
-                var first = q.Projections[0];
-                var coll = x.HasCollate ? CollationRules.Of(x) ?? Collation.Binary
-                    : CollationRules.Of(x) ?? first.Collation;
-                return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, ValueAffinity(q)), coll)
+                return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, ValueAffinity(q)), InCollation(x, q))
                 { HasCollate = x.HasCollate, Offset = e.Start };
             }
             case SqlInTableExpr { Arguments: not null } i:
@@ -114,9 +111,7 @@ internal sealed partial class IntentCompiler
                 var core = new SqlSelectCore(false, [new SqlStarColumn(null) { Start = i.Start, End = i.End }],
                     new SqlJoinClause(table, []) { Start = i.Start, End = i.End }, null, [], null, []) { Start = i.Start, End = i.End };
                 var q = CompileSubquery(new SqlSelect(null, core, [], null, null) { Start = i.Start, End = i.End }, scope, i.Start);
-                var first = q.Projections[0];
-                var coll = x.HasCollate ? CollationRules.Of(x) ?? Collation.Binary : CollationRules.Of(x) ?? first.Collation;
-                return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, first.Expr.Affinity), coll)
+                return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, q.Projections[0].Expr.Affinity), InCollation(x, q))
                 { HasCollate = x.HasCollate, Offset = e.Start };
             }
             case SqlCaseExpr c:
@@ -137,6 +132,20 @@ internal sealed partial class IntentCompiler
             default:
                 return Unsupported.Throw<IntentExpr>($"the expression {e.GetType().Name}", _sql, e.Start);
         }
+    }
+
+    /// <summary>
+    /// SQLite's sqlite3CodeRhsOfIN keys the right side's set with sqlite3BinaryCompareCollSeq(left, value), where the
+    /// value is the subquery's result expression — of the last arm when it is a compound: an explicit COLLATE on the
+    /// left wins, then one on that expression, then the left's own collation (a column always has one), then the
+    /// expression's.
+    /// </summary>
+    private static Collation InCollation(IntentExpr left, QueryIntent q)
+    {
+        var value = ValueExpr(q);
+        if (left.HasCollate) return CollationRules.Of(left) ?? Collation.Binary;
+        if (value.HasCollate) return CollationRules.Of(value) ?? Collation.Binary;
+        return CollationRules.Of(left) ?? CollationRules.Of(value) ?? Collation.Binary;
     }
 
     private static LiteralExpr Literal(SqlValue v, SqlExpr at) => new(v) { Offset = at.Start };

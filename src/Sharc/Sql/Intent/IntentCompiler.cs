@@ -3,6 +3,7 @@ using Sharc.Schema.Parsing;
 using Sharc.Sql.Ast;
 using SqlExpr = Sharc.Sql.Ast.SqlExpr;
 using Sharc.Sql.Parsing;
+using Sharc.Sql.Values;
 using TempViews = Sharc.Sql.TempViews;
 
 namespace Sharc.Sql.Intent;
@@ -95,6 +96,7 @@ internal sealed partial class IntentCompiler
         var having = core.Having is null ? null : Compile(core.Having, scope, Clause.Having);
         var where = core.Where is null ? null : Compile(core.Where, scope, Clause.Where);
         if (core.Where is not null && source is SubquerySource sub) source = PushDownIntoCompound(core.Where, sub, scope);
+        if (where is not null && source is TableSource scanned) where = IndexDrivenIns(where, scanned, frame);
         if (having is not null && keys.Count > 0) (where, having) = HavingToWhere(where, having, keys, frame);
 
         var (orderExprs, ordering) = CompileOrderBy(select.OrderBy, scope, results);
@@ -394,4 +396,53 @@ internal sealed partial class IntentCompiler
     /// <summary>True when <paramref name="e"/> calls an aggregate outside any subquery (what makes a query aggregate).</summary>
     private static bool ContainsAggregate(SqlExpr e) => AstWalker.Any(e, static x =>
         x is SqlFunctionExpr f && !f.IsWindowCall && Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count));
+
+    /// <summary>
+    /// SQLite answers a WHERE term "col IN (subquery)" by seeking an index led by col with each value of the subquery,
+    /// whenever the planner may (sqlite3ExprCompareCollSeq of an IN looks at the left side only, so the index's
+    /// collation need only be col's own; the comparison affinity must suit the index, as sqlite3IndexAffinityOk
+    /// asks). The subquery's values are first gathered into a set keyed by the IN's own collation, where a later
+    /// equal value replaces an earlier one; the seeks then find the rows equal, by the index's collation, to the values
+    /// kept. When the two collations differ (x IN (SELECT c COLLATE NOCASE ...) over an index on x), the answer is not
+    /// that of a plain comparison, and Sharc reproduces it — for a BINARY left column only: under a coarser index
+    /// collation, two kept values may seek the same rows and SQLite then returns those rows twice, which a filter
+    /// cannot express (see COMPAT.md).
+    /// </summary>
+    private static IntentExpr IndexDrivenIns(IntentExpr where, TableSource table, int frame)
+    {
+        switch (where)
+        {
+            case LogicExpr { IsAnd: true } and:
+            {
+                var left = IndexDrivenIns(and.Left, table, frame);
+                var right = IndexDrivenIns(and.Right, table, frame);
+                return ReferenceEquals(left, and.Left) && ReferenceEquals(right, and.Right) ? and : and with { Left = left, Right = right };
+            }
+            case InSubqueryExpr { Not: false, Operand: ColumnExpr c } i when c.Frame == frame && !i.Operand.HasCollate
+                && c.Meta.TableColumn is { IsRowIdAlias: false } && c.Meta.Collation == Collation.Binary && i.Collation != Collation.Binary
+                && !IntentAnalysis.IsCorrelated(i.Query) && IndexAffinityOk(i.CompareAffinity, c.Meta.Affinity):
+            {
+                if (table.NotIndexed) return i;
+                foreach (var index in table.Table.Indexes)
+                {
+                    if (index.IsPartial || index.Columns.Count == 0) continue;
+                    if (table.IndexedBy is not null && !SqlNameComparer.Instance.Equals(index.Name, table.IndexedBy)) continue;
+                    var lead = index.Columns[0];
+                    if (lead.TableOrdinal != c.Column || lead.ExpressionSql is not null) continue;
+                    if (!CollationCompare.TryParse(lead.Collation, out var seek) || seek != c.Meta.Collation) continue;
+                    return i with { SeekCollation = seek };
+                }
+                return i;
+            }
+            default:
+                return where;
+        }
+    }
+
+    private static bool IndexAffinityOk(SqlAffinity compare, SqlAffinity column) => compare switch
+    {
+        < SqlAffinity.Text => true,
+        SqlAffinity.Text => column == SqlAffinity.Text,
+        _ => SqlAffinities.IsNumeric(column),
+    };
 }

@@ -53,7 +53,14 @@ internal sealed record ColumnExpr(int Frame, int Column, SourceColumn Meta) : In
 /// column, by <see cref="Slot"/> in <see cref="AggregationIntent"/>'s layout. <see cref="Collation"/> is the collation
 /// the original expression carried.
 /// </summary>
-internal sealed record AggregateSlotExpr(int Frame, int Slot, Collation? Collation) : IntentExpr;
+internal sealed record AggregateSlotExpr(int Frame, int Slot, Collation? Collation) : IntentExpr
+{
+    /// <summary>
+    /// The GROUP BY key expression this slot reads, when it is one: SQLite keeps the key's own tree in the result
+    /// column, so what a compound arm may produce through it (sqlite3ExprDataType) is read from that tree.
+    /// </summary>
+    public IntentExpr? Key { get; init; }
+}
 
 /// <summary>
 /// A VIRTUAL generated column of a table: its expression (over the same row), with the column's affinity applied to
@@ -164,7 +171,14 @@ internal sealed record NullTestExpr(bool Not, IntentExpr Operand) : IntentExpr;
 internal sealed record InListExpr(bool Not, IntentExpr Operand, IReadOnlyList<IntentExpr> Items, SqlAffinity CompareAffinity, Collation Collation) : IntentExpr;
 
 /// <summary>x [NOT] IN (SELECT …).</summary>
-internal sealed record InSubqueryExpr(bool Not, IntentExpr Operand, QueryIntent Query, SqlAffinity CompareAffinity, Collation Collation) : IntentExpr;
+internal sealed record InSubqueryExpr(bool Not, IntentExpr Operand, QueryIntent Query, SqlAffinity CompareAffinity, Collation Collation) : IntentExpr
+{
+    /// <summary>
+    /// Set when SQLite would answer the IN by seeking an index on the left column with each value of the right side
+    /// (see IntentCompiler.IndexDrivenIns): the collation of those seeks, which may differ from <see cref="Collation"/>.
+    /// </summary>
+    public Collation? SeekCollation { get; init; }
+}
 
 /// <summary>EXISTS (SELECT …).</summary>
 internal sealed record ExistsExpr(QueryIntent Query) : IntentExpr;

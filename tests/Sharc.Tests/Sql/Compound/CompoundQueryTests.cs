@@ -112,4 +112,45 @@ public sealed class CompoundQueryTests(MixedDatabaseFixture fixture) : IClassFix
         v.GetName(0).Should().Be("column1");
         v.GetName(1).Should().Be("column2");
     }
+
+    /// <summary>
+    /// The collation of x IN (SELECT ...): sqlite3BinaryCompareCollSeq of the left side and the subquery's result
+    /// expression — of the last arm of a compound — with an explicit COLLATE on the right beating the left column's
+    /// own; and, when an index led by the left column answers the IN, the set's last-kept values matched by the
+    /// index's collation.
+    /// </summary>
+    public static TheoryData<string> InCollations => new()
+    {
+        "SELECT count(*) FROM t WHERE x IN (SELECT c COLLATE NOCASE FROM t WHERE id % 8 = 1)",
+        "SELECT count(*) FROM t WHERE +x IN (SELECT c COLLATE NOCASE FROM t WHERE id % 8 = 1)",
+        "SELECT count(*) FROM t WHERE b IN (SELECT s COLLATE NOCASE FROM t WHERE id % 3 = 1)",
+        "SELECT count(*) FROM t WHERE b IN (SELECT c FROM t WHERE id % 3 = 1)",
+        "SELECT count(*) FROM t WHERE b COLLATE NOCASE IN (SELECT s COLLATE BINARY FROM t WHERE id % 3 = 1)",
+        "SELECT count(*) FROM t WHERE b IN (SELECT -3 FROM t WHERE id % 10 = 2 UNION SELECT r COLLATE RTRIM FROM t WHERE id % 8 = 0)",
+        "SELECT count(*) FROM t WHERE b IN (SELECT r COLLATE RTRIM FROM t WHERE id % 8 = 0 UNION SELECT -3 FROM t WHERE id % 10 = 2)",
+        "SELECT count(*) FROM t WHERE x IN (SELECT r FROM t WHERE id % 3 = 2 UNION ALL SELECT c COLLATE NOCASE FROM t WHERE id % 8 = 1)",
+        "SELECT count(*) FROM t WHERE s IN (SELECT b COLLATE RTRIM FROM t WHERE id % 4 = 1 UNION ALL SELECT c COLLATE NOCASE FROM t WHERE id % 4 = 2)",
+        "SELECT count(*) FROM t WHERE s IN (SELECT id + 1 FROM t WHERE id % 9 = 0 UNION SELECT n COLLATE RTRIM FROM t WHERE id % 6 = 2)",
+        "SELECT count(*) FROM t WHERE x NOT IN (SELECT c COLLATE NOCASE FROM t WHERE id % 8 = 1)",
+        "SELECT count(*) FROM t WHERE i > 0 AND x IN (SELECT c COLLATE NOCASE FROM t WHERE id % 8 = 1)",
+    };
+
+    [Theory]
+    [MemberData(nameof(InCollations))]
+    public void In_subqueries_compare_with_sqlites_collation(string sql) => Db.Check(sql, ordered: false);
+
+    /// <summary>
+    /// A compound arm that groups: its GROUP BY key keeps its own expression (i % 3 can only be a number), so the
+    /// compound column keeps the affinity of the first arm instead of losing it to a value that might be text.
+    /// </summary>
+    public static TheoryData<string> GroupedArms => new()
+    {
+        "WITH q(a, b) AS (SELECT CAST(b AS REAL), r FROM t WHERE id % 4 = 1 UNION SELECT i % 3, count(*) FROM t WHERE id < 192 GROUP BY 1) SELECT * FROM q WHERE a > '12'",
+        "SELECT * FROM (SELECT r AS a, i AS b FROM t WHERE id % 7 = 2 UNION ALL SELECT i % 3, count(*) FROM t WHERE id < 115 GROUP BY 1) WHERE a < 1",
+        "SELECT * FROM (SELECT r AS a, i AS b FROM t WHERE id % 7 = 2 UNION ALL SELECT i % 3, count(*) FROM t WHERE id < 115 GROUP BY 1) WHERE b < '3'",
+    };
+
+    [Theory]
+    [MemberData(nameof(GroupedArms))]
+    public void Grouped_compound_arms_keep_the_columns_affinity(string sql) => Db.Check(sql, ordered: false);
 }
