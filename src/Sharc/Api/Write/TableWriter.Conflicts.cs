@@ -52,7 +52,8 @@ internal sealed partial class TableWriter
         }
         foreach (var ix in _indexes)
         {
-            if (!ix.Index.IsUnique) continue;
+            // A partial index only holds, and so only conflicts for, the rows its WHERE admits.
+            if (!ix.Index.IsUnique || !Admits(ix, target)) continue;
             long conflict = FindConflict(ix, target);
             if (conflict == long.MinValue || conflict == rowId) continue;
             if (action == SqlConflictAction.Ignore) return false;
@@ -91,9 +92,10 @@ internal sealed partial class TableWriter
             rowId = given.Integer;
             if (_mutator.TableContains(_table.RootPage, rowId)) found.Add((null, rowId));
         }
+        if (HasComputed) ComputeGenerated(rowId);
         foreach (var ix in _indexes)
         {
-            if (!ix.Index.IsUnique) continue;
+            if (!ix.Index.IsUnique || !Admits(ix, rowId)) continue;
             long conflict = FindConflict(ix, rowId);
             if (conflict != long.MinValue) found.Add((ix.Index, conflict));
         }
