@@ -175,4 +175,28 @@ public class UpdateDeleteTests
         o.Both($"UPDATE {action} t SET v = 9 WHERE g > 15");
         o.AssertSameContents();
     }
+
+    [Fact]
+    public void A_row_breaking_several_unique_constraints_names_the_latest_created_index()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE t(id INTEGER PRIMARY KEY, a UNIQUE, b, c)");
+        o.Ok("CREATE UNIQUE INDEX t_b ON t(b)");
+        o.Ok("CREATE UNIQUE INDEX t_c ON t(c)");
+        o.Ok("INSERT INTO t VALUES (1, 1, 1, 1), (2, 2, 2, 2)");
+        o.Both("INSERT INTO t VALUES (1, 1, 1, 1)").Error.Should().Be("UNIQUE constraint failed: t.id");
+        o.Both("INSERT INTO t VALUES (3, 1, 1, 1)").Error.Should().Be("UNIQUE constraint failed: t.c");
+        o.Both("INSERT INTO t VALUES (3, 1, 1, 3)").Error.Should().Be("UNIQUE constraint failed: t.b");
+        o.Both("UPDATE t SET a = 1, b = 1, c = 1 WHERE id = 2").Error.Should().Be("UNIQUE constraint failed: t.c");
+        o.Both("UPDATE t SET id = 1, a = 1, b = 1, c = 1 WHERE id = 2").Error.Should().Be("UNIQUE constraint failed: t.id");
+        o.Both("INSERT INTO t VALUES (3, 3, 3, 3) ON CONFLICT(id) DO UPDATE SET a = 1, b = 1").Error.Should().BeNull();
+        o.Both("INSERT INTO t VALUES (3, 3, 3, 3) ON CONFLICT(c) DO UPDATE SET a = 1, b = 1").Error.Should().Be("UNIQUE constraint failed: t.b");
+        o.Ok("CREATE TABLE w(a, k, b, UNIQUE(a), PRIMARY KEY(k)) WITHOUT ROWID");
+        o.Ok("CREATE UNIQUE INDEX w_b ON w(b)");
+        o.Ok("INSERT INTO w VALUES (1, 1, 1), (2, 2, 2)");
+        o.Both("INSERT INTO w VALUES (1, 5, 1)").Error.Should().Be("UNIQUE constraint failed: w.b");
+        o.Both("INSERT INTO w VALUES (1, 3, 3)").Error.Should().Be("UNIQUE constraint failed: w.a");
+        o.Both("UPDATE w SET a = 1, b = 1 WHERE k = 2").Error.Should().Be("UNIQUE constraint failed: w.b");
+        o.AssertSameContents();
+    }
 }
