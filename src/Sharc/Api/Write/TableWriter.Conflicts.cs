@@ -50,9 +50,11 @@ internal sealed partial class TableWriter
                 throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{(alias >= 0 ? _table.Columns[alias].Name : "rowid")}");
             DeletePreservingRecord(target);
         }
-        foreach (var ix in _indexes)
+        for (int i = _indexes.Count - 1; i >= 0; i--)
         {
-            if (!ix.Index.IsUnique) continue;
+            var ix = _indexes[i];
+            // A partial index only holds, and so only conflicts for, the rows its WHERE admits.
+            if (!ix.Index.IsUnique || !Admits(ix, target)) continue;
             long conflict = FindConflict(ix, target);
             if (conflict == long.MinValue || conflict == rowId) continue;
             if (action == SqlConflictAction.Ignore) return false;
@@ -91,9 +93,10 @@ internal sealed partial class TableWriter
             rowId = given.Integer;
             if (_mutator.TableContains(_table.RootPage, rowId)) found.Add((null, rowId));
         }
+        if (HasComputed) ComputeGenerated(rowId);
         foreach (var ix in _indexes)
         {
-            if (!ix.Index.IsUnique) continue;
+            if (!ix.Index.IsUnique || !Admits(ix, rowId)) continue;
             long conflict = FindConflict(ix, rowId);
             if (conflict != long.MinValue) found.Add((ix.Index, conflict));
         }
@@ -206,7 +209,7 @@ internal sealed partial class TableWriter
                 throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
         }
         bool[]? taken = null;
-        for (int i = 0; i < _indexes.Count; i++)
+        for (int i = _indexes.Count - 1; i >= 0; i--)
         {
             var ix = _indexes[i];
             if (!ix.Index.IsUnique) continue;

@@ -160,8 +160,10 @@ internal sealed partial class TableWriter
             DeletePreservingRecord(rowId);
         }
 
-        foreach (var ix in _indexes)
+        // SQLite checks the most recently created index first: that is the constraint a row breaking several names.
+        for (int i = _indexes.Count - 1; i >= 0; i--)
         {
+            var ix = _indexes[i];
             if (!ix.Index.IsUnique || !Admits(ix, rowId)) continue;
             long conflict = FindConflict(ix, rowId);
             if (conflict == long.MinValue) continue;
@@ -248,8 +250,9 @@ internal sealed partial class TableWriter
             if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
             _saved.CopyTo(_record, 0);
         }
-        foreach (var ix in _indexes)
+        for (int i = _indexes.Count - 1; i >= 0; i--)
         {
+            var ix = _indexes[i];
             if (!ix.Index.IsUnique || !Admits(ix, 0)) continue;
             var found = FindIndexEntry(ix, out _);
             if (found is null) continue;
@@ -494,8 +497,9 @@ internal sealed partial class TableWriter
         row.CopyTo(_record, 0);
         if (HasComputed) PrepareComputedRow(rowId);
         else CheckNotNull();
-        foreach (var ix in _indexes)
+        for (int i = _indexes.Count - 1; i >= 0; i--)
         {
+            var ix = _indexes[i];
             if (!ix.Index.IsUnique || !Admits(ix, rowId)) continue;
             if (FindConflict(ix, rowId) != long.MinValue) throw Unique(ix);
         }

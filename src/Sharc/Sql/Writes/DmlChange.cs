@@ -52,6 +52,7 @@ internal static class DmlChange
         {
             using var returning = ReturningRows.Create(db, sql, update.Returning, update.Table, table, parameters);
             var rows = DmlTarget.RunQuery(db, sql, update, update.With, columns, from, update.Where, parameters);
+            if (update.From is null && !VisitsInPlanOrder(table, action, ordinals, update.Where)) SortByKey(rows, table);
             var writer = db.WriterFor(table.Name);
             var encoding = db.TextEncoding;
             var assigned = new List<int>();
@@ -131,6 +132,82 @@ internal static class DmlChange
                 returning.Add(asSql, table.IsWithoutRowId ? 0 : row[0].IntegerValue);
             }
             return new StatementOutcome(changes, true, returning is null ? null : new QueryExecution(returning.Columns, returning.Rows));
+        });
+    }
+
+    /// <summary>
+    /// Whether SQLite would change the rows as its scan meets them. It does (one pass) only when nothing the scan
+    /// relies on moves: no OR REPLACE, no change of rowid or primary key, and the scan does not read an index the
+    /// update changes. Otherwise it first gathers the keys, in rowid / primary-key order, and then changes the rows in
+    /// that order — which decides which row OR REPLACE keeps and which rows OR IGNORE / OR FAIL reach first. A full
+    /// scan is in that order too (a WITHOUT ROWID table scanned through a covering index has that index changed), so
+    /// only a WHERE answered through an index holding no assigned column leaves the order to the plan.
+    /// </summary>
+    private static bool VisitsInPlanOrder(SharcTable table, SqlConflictAction action, List<int> assigned, SqlExpr? where)
+    {
+        if (where is null || action == SqlConflictAction.Replace) return false;
+        foreach (int o in assigned)
+            if (o < 0 || o == table.RowIdAliasOrdinal || (table.IsWithoutRowId && table.PrimaryKey.Contains(o))) return false;
+        var restricted = new HashSet<int>();
+        RestrictedColumns(where, table, restricted);
+        foreach (var ix in table.Indexes)
+        {
+            if (ix.IsPrimaryKey || ix.IsPartial || ix.Columns.Count == 0 || !restricted.Contains(ix.Columns[0].TableOrdinal)) continue;
+            if (!ix.Columns.Any(c => c.TableOrdinal < -1 || assigned.Contains(c.TableOrdinal))) return true;
+        }
+        return false;
+    }
+
+    /// <summary>The columns an AND-term of the WHERE constrains in a way an index can answer.</summary>
+    private static void RestrictedColumns(SqlExpr where, SharcTable table, HashSet<int> into)
+    {
+        switch (where)
+        {
+            case SqlBinaryExpr { Operator: SqlBinaryOperator.And } and:
+                RestrictedColumns(and.Left, table, into);
+                RestrictedColumns(and.Right, table, into);
+                return;
+            case SqlBinaryExpr { Operator: SqlBinaryOperator.Equal or SqlBinaryOperator.Less or SqlBinaryOperator.LessOrEqual
+                or SqlBinaryOperator.Greater or SqlBinaryOperator.GreaterOrEqual or SqlBinaryOperator.Is } cmp:
+                Add(cmp.Left, table, into);
+                Add(cmp.Right, table, into);
+                return;
+            case SqlBetweenExpr { Not: false } between: Add(between.Operand, table, into); return;
+            case SqlInListExpr { Not: false } inList: Add(inList.Operand, table, into); return;
+            case SqlNullTestExpr { Not: false } isNull: Add(isNull.Operand, table, into); return;
+        }
+
+        static void Add(SqlExpr e, SharcTable table, HashSet<int> into)
+        {
+            if (e is SqlColumnRef c && table.FindColumn(c.Name) is { } column) into.Add(column.Ordinal);
+        }
+    }
+
+    /// <summary>Orders the found rows by rowid, or by primary key with its collations and directions.</summary>
+    private static void SortByKey(List<SqlValue[]> rows, SharcTable table)
+    {
+        if (rows.Count < 2) return;
+        if (!table.IsWithoutRowId)
+        {
+            rows.Sort((x, y) => x[0].IntegerValue.CompareTo(y[0].IntegerValue));
+            return;
+        }
+        var pk = table.PrimaryKey;
+        var collations = new Collation[pk.Count];
+        var descending = new bool[pk.Count];
+        for (int i = 0; i < pk.Count; i++)
+        {
+            CollationCompare.TryParse(i < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[i] : null, out collations[i]);
+            descending[i] = i < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[i];
+        }
+        rows.Sort((x, y) =>
+        {
+            for (int i = 0; i < pk.Count; i++)
+            {
+                int c = SqlCompare.Compare(x[pk[i]], y[pk[i]], collations[i]);
+                if (c != 0) return descending[i] ? -c : c;
+            }
+            return 0;
         });
     }
 

@@ -3,6 +3,7 @@ using Sharc.Schema.Parsing;
 using Sharc.Sql.Ast;
 using Sharc.Sql.Execution;
 using Sharc.Sql.Intent;
+using Sharc.Sql.Parsing;
 using Sharc.Sql.Values;
 using Sharc.Write;
 using SqlExpr = Sharc.Sql.Ast.SqlExpr;
@@ -30,8 +31,7 @@ internal sealed class DmlUpsert : IDisposable
         _table = table;
         foreach (var u in insert.Upserts)
         {
-            if (u.TargetWhere is not null) Unsupported.Throw("an UPSERT target with WHERE (partial indexes)", sql, u.TargetWhere.Start);
-            var (kind, index) = Target(sql, u, table);
+            var (kind, index) = Target(sql, u, table, insert.Table.Alias);
             RowExpressions? rx = null;
             var columns = new List<int>();
             if (!u.DoNothing)
@@ -168,25 +168,49 @@ internal sealed class DmlUpsert : IDisposable
         return values;
     }
 
-    /// <summary>What an ON CONFLICT target names: the rowid (INTEGER PRIMARY KEY) or a UNIQUE index with exactly those columns.</summary>
-    private static (TargetKind, SharcIndex?) Target(string sql, SqlUpsertClause u, SharcTable table)
+    /// <summary>
+    /// What an ON CONFLICT target names: the rowid (INTEGER PRIMARY KEY), or a UNIQUE index whose key columns are
+    /// exactly the target's (a COLLATE on a target column must be the index column's collation). A partial index is
+    /// named only by a target WHERE that is the same expression as the index's; a target WHERE does not keep a full
+    /// index from being named. Like SQLite, the most recently created index that fits wins.
+    /// </summary>
+    private static (TargetKind, SharcIndex?) Target(string sql, SqlUpsertClause u, SharcTable table, string? alias)
     {
         if (u.Target.Count == 0) return (TargetKind.Any, null);
         var ordinals = new List<int>();
+        var collations = new List<string?>();
         foreach (var term in u.Target)
         {
             var expr = term.Expr is SqlCollateExpr c ? c.Operand : term.Expr;
             if (expr is not SqlColumnRef col || table.FindColumn(col.Name) is not { } column)
                 return Unsupported.Throw<(TargetKind, SharcIndex?)>("an UPSERT target that is not a list of columns", sql, term.Start);
             ordinals.Add(column.Ordinal);
+            collations.Add((term.Expr as SqlCollateExpr)?.Collation);
         }
-        if (ordinals.Count == 1 && ordinals[0] == table.RowIdAliasOrdinal) return (TargetKind.RowId, null);
-        foreach (var ix in table.Indexes)
+        if (u.TargetWhere is not null) UpsertTargetWhere.Resolve(u.TargetWhere, table, alias, sql);
+        if (ordinals.Count == 1 && ordinals[0] == table.RowIdAliasOrdinal && !table.IsWithoutRowId) return (TargetKind.RowId, null);
+        for (int i = table.Indexes.Count - 1; i >= 0; i--)
         {
-            if (!ix.IsUnique || ix.IsPartial || ix.Columns.Count != ordinals.Count) continue;
-            if (ix.Columns.All(k => ordinals.Contains(k.TableOrdinal))) return (TargetKind.Index, ix);
+            var ix = table.Indexes[i];
+            if (!ix.IsUnique || ix.Columns.Count != ordinals.Count || !KeyMatches(ix, ordinals, collations)) continue;
+            if (ix.WhereSql is { } where && (u.TargetWhere is null || !UpsertTargetWhere.Same(u.TargetWhere, SqlParser.ParseExpression(where), table)))
+                continue;
+            return (TargetKind.Index, ix);
         }
         throw new SharcSqlException("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint", sql, u.Start);
+    }
+
+    /// <summary>Every key column of the index is one of the target's columns, with the target's collation if it gives one.</summary>
+    private static bool KeyMatches(SharcIndex ix, List<int> ordinals, List<string?> collations)
+    {
+        foreach (var k in ix.Columns)
+        {
+            bool found = false;
+            for (int j = 0; j < ordinals.Count && !found; j++)
+                found = ordinals[j] == k.TableOrdinal && (collations[j] is not { } c || string.Equals(c, k.Collation, StringComparison.OrdinalIgnoreCase));
+            if (!found) return false;
+        }
+        return true;
     }
 
     public void Dispose()

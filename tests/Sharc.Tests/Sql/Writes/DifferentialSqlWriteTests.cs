@@ -13,6 +13,7 @@ public class DifferentialSqlWriteTests
         CREATE TABLE t(id INTEGER PRIMARY KEY, a INT UNIQUE, b TEXT, c REAL NOT NULL DEFAULT 0.5, d BLOB);
         CREATE INDEX t_b ON t(b COLLATE NOCASE, c);
         CREATE TABLE w(k TEXT, n INT, v, PRIMARY KEY(k, n)) WITHOUT ROWID;
+        CREATE UNIQUE INDEX w_v ON w(v);
         CREATE TABLE p(x, y TEXT UNIQUE NOT NULL)
         """;
 

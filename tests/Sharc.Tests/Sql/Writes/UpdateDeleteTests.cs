@@ -143,4 +143,60 @@ public class UpdateDeleteTests
         o.Both("UPDATE t SET nosuch = 1").Error.Should().Be("no such column: nosuch");
         o.AssertSameContents();
     }
+
+    [Theory]
+    [InlineData("OR REPLACE")]
+    [InlineData("OR IGNORE")]
+    [InlineData("OR FAIL")]
+    public void Rows_are_visited_in_key_order_when_the_update_cannot_run_in_one_pass(string action)
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE w(k, v, x, PRIMARY KEY(k)) WITHOUT ROWID");
+        o.Ok("CREATE UNIQUE INDEX w_v ON w(v, x)");
+        o.Ok("CREATE TABLE d(k, v, PRIMARY KEY(k DESC)) WITHOUT ROWID");
+        o.Ok("CREATE UNIQUE INDEX d_v ON d(v)");
+        o.Ok("CREATE TABLE t(id INTEGER PRIMARY KEY, v UNIQUE, g)");
+        o.Ok("CREATE INDEX t_g ON t(g)");
+        o.Ok("CREATE UNIQUE INDEX t_gv ON t(g, v)");
+        foreach (var table in new[] { "w", "d", "t" })
+        {
+            string values = table == "w" ? "(1, 30, 0), (2, 10, 0), (3, 20, 0), (4, 25, 0)" : table == "d" ? "(1, 30), (2, 10), (3, 20), (4, 25)" : "(1, 1, 30), (2, 2, 10), (3, 3, 20), (4, 4, 25)";
+            foreach (var set in new[] { "v = 5", "v = 7 WHERE v > 15", "v = 6 WHERE v < 29 AND v > 0" })
+            {
+                o.Ok($"DELETE FROM {table}");
+                o.Ok($"INSERT INTO {table} VALUES {values}");
+                o.Both($"UPDATE {action} {table} SET {set}");
+                o.AssertSameContents();
+            }
+        }
+        // A scan through an index the update does not change visits in that index's order (SQLite's one pass).
+        o.Ok("DELETE FROM t");
+        o.Ok("INSERT INTO t VALUES (1, 1, 30), (2, 2, 10), (3, 3, 20), (4, 4, 25)");
+        o.Both($"UPDATE {action} t SET v = 9 WHERE g > 15");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void A_row_breaking_several_unique_constraints_names_the_latest_created_index()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE t(id INTEGER PRIMARY KEY, a UNIQUE, b, c)");
+        o.Ok("CREATE UNIQUE INDEX t_b ON t(b)");
+        o.Ok("CREATE UNIQUE INDEX t_c ON t(c)");
+        o.Ok("INSERT INTO t VALUES (1, 1, 1, 1), (2, 2, 2, 2)");
+        o.Both("INSERT INTO t VALUES (1, 1, 1, 1)").Error.Should().Be("UNIQUE constraint failed: t.id");
+        o.Both("INSERT INTO t VALUES (3, 1, 1, 1)").Error.Should().Be("UNIQUE constraint failed: t.c");
+        o.Both("INSERT INTO t VALUES (3, 1, 1, 3)").Error.Should().Be("UNIQUE constraint failed: t.b");
+        o.Both("UPDATE t SET a = 1, b = 1, c = 1 WHERE id = 2").Error.Should().Be("UNIQUE constraint failed: t.c");
+        o.Both("UPDATE t SET id = 1, a = 1, b = 1, c = 1 WHERE id = 2").Error.Should().Be("UNIQUE constraint failed: t.id");
+        o.Both("INSERT INTO t VALUES (3, 3, 3, 3) ON CONFLICT(id) DO UPDATE SET a = 1, b = 1").Error.Should().BeNull();
+        o.Both("INSERT INTO t VALUES (3, 3, 3, 3) ON CONFLICT(c) DO UPDATE SET a = 1, b = 1").Error.Should().Be("UNIQUE constraint failed: t.b");
+        o.Ok("CREATE TABLE w(a, k, b, UNIQUE(a), PRIMARY KEY(k)) WITHOUT ROWID");
+        o.Ok("CREATE UNIQUE INDEX w_b ON w(b)");
+        o.Ok("INSERT INTO w VALUES (1, 1, 1), (2, 2, 2)");
+        o.Both("INSERT INTO w VALUES (1, 5, 1)").Error.Should().Be("UNIQUE constraint failed: w.b");
+        o.Both("INSERT INTO w VALUES (1, 3, 3)").Error.Should().Be("UNIQUE constraint failed: w.a");
+        o.Both("UPDATE w SET a = 1, b = 1 WHERE k = 2").Error.Should().Be("UNIQUE constraint failed: w.b");
+        o.AssertSameContents();
+    }
 }
