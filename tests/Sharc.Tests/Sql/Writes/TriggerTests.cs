@@ -269,6 +269,24 @@ public class TriggerTests
     }
 
     [Fact]
+    public void Foreign_key_actions_fire_the_childs_triggers()
+    {
+        using var o = new WriteOracle(new SharcCreateOptions { Open = new SharcOpenOptions { Writable = true, ForeignKeys = true } });
+        o.SqliteOnly("PRAGMA foreign_keys = ON");
+        Script(o,
+            "CREATE TABLE p(id TEXT PRIMARY KEY)",
+            "CREATE TABLE c(id INTEGER PRIMARY KEY, p REFERENCES p ON DELETE CASCADE ON UPDATE SET NULL)",
+            "CREATE TABLE log(x)",
+            "CREATE TRIGGER cd AFTER DELETE ON c BEGIN INSERT INTO log VALUES ('cd ' || old.id || ' ' || old.p); END",
+            "CREATE TRIGGER cu AFTER UPDATE ON c BEGIN INSERT INTO log VALUES ('cu ' || old.id || ' ' || coalesce(new.p, 'null')); END",
+            "INSERT INTO p VALUES (1), (2)",
+            "INSERT INTO c VALUES (10, 1), (11, 1), (12, 2)",
+            "DELETE FROM p WHERE id = 1",
+            "UPDATE p SET id = 3 WHERE id = 2",
+            "SELECT * FROM log ORDER BY rowid");
+    }
+
+    [Fact]
     public void Changes_do_not_count_rows_written_by_triggers()
     {
         using var o = new WriteOracle();
