@@ -97,6 +97,20 @@ public sealed partial class SharcDatabase
     {
         if (_pager is null) throw new SharcException("attempt to write a readonly database (open it with SharcOpenOptions { Writable = true })");
         var pager = _pager;
+        if (TriggerDepth > 0)
+        {
+            // A trigger's statement is part of the statement that fired the trigger: no savepoint of its own, and its
+            // conflict action travels with its error to decide the fate of the firing statement.
+            try
+            {
+                return op(state);
+            }
+            catch (SharcConstraintException e) when (!e.Data.Contains(Sql.Intent.IntentCompiler.ConflictActionKey))
+            {
+                e.Data[Sql.Intent.IntentCompiler.ConflictActionKey] = onConstraint;
+                throw;
+            }
+        }
         if (_transaction is not null)
         {
             pager.BeginStatement();
@@ -107,14 +121,14 @@ public sealed partial class SharcDatabase
                 if (_schemaDirty) ReloadSchema();
                 return r;
             }
-            catch (SharcConstraintException) when (onConstraint == SqlConflictAction.Fail)
+            catch (SharcConstraintException e) when (ActionOf(e, onConstraint) == SqlConflictAction.Fail)
             {
                 pager.CommitStatement();
                 _writers.Clear();
                 if (_schemaDirty) ReloadSchema();
                 throw;
             }
-            catch (SharcConstraintException) when (onConstraint == SqlConflictAction.Rollback)
+            catch (SharcConstraintException e) when (ActionOf(e, onConstraint) == SqlConflictAction.Rollback)
             {
                 pager.CommitStatement();
                 SqlRollback();
@@ -138,7 +152,7 @@ public sealed partial class SharcDatabase
             AfterEnd();
             return r;
         }
-        catch (SharcConstraintException) when (onConstraint == SqlConflictAction.Fail)
+        catch (SharcConstraintException e) when (ActionOf(e, onConstraint) == SqlConflictAction.Fail)
         {
             // FAIL keeps the statement's earlier changes: commit them, then report the failure.
             _writers.Clear();
@@ -156,18 +170,23 @@ public sealed partial class SharcDatabase
         }
     }
 
+    private TriggerRunner? _triggers;
+
+    /// <summary>Fires this connection's triggers (created on first use; it follows schema changes by itself).</summary>
+    internal TriggerRunner TriggerRunner => _triggers ??= new TriggerRunner(this);
+
+    /// <summary>The same runner, as the C# API's writes see it.</summary>
+    internal Write.ITriggerHook Triggers => TriggerRunner;
+
+    /// <summary>How many trigger programs are running: statements inside one run as part of the statement that fired it.</summary>
+    internal int TriggerDepth { get; set; }
+
     /// <summary>
-    /// Refuses to change rows of a table that has triggers: Sharc does not fire triggers yet, and skipping them
-    /// silently would leave the database differing from what SQLite would make of it.
+    /// The conflict action that decides what a constraint error does to the statement: the one recorded by the
+    /// innermost statement that failed (a trigger's statement, or RAISE), else the failing statement's own.
     /// </summary>
-    internal void ThrowIfTriggers(SharcTable? table)
-    {
-        if (table is null) return;
-        var triggers = Schema.Triggers;
-        for (int i = 0; i < triggers.Count; i++)
-            if (triggers[i] is var t && SqlNameComparer.Instance.Equals(t.TableName, table.Name))
-                throw new SharcException($"firing triggers is not supported: {table.Name} has trigger {t.Name}, so its rows cannot be changed");
-    }
+    private static SqlConflictAction ActionOf(SharcConstraintException e, SqlConflictAction own)
+        => e.Data[Sql.Intent.IntentCompiler.ConflictActionKey] is SqlConflictAction a ? a : own;
 
     /// <summary>
     /// For <see cref="Query"/>: a statement other than SELECT (INSERT … RETURNING, PRAGMA, any other) is run here

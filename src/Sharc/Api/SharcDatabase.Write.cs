@@ -360,7 +360,6 @@ public sealed partial class SharcDatabase
     /// <param name="changesRows">False for a writer that only builds indexes (its rows stay as they are).</param>
     internal TableWriter WriterFor(string table, bool changesRows = true)
     {
-        if (changesRows && Schema.Triggers.Count > 0) ThrowIfTriggers(Schema.FindTable(table));
         if (_writers.TryGetValue(table, out var w)) return w;
         var t = Schema.FindTable(table) ?? throw new SharcException($"no such table: {table}");
         if (t.Name.Equals("sqlite_schema", StringComparison.OrdinalIgnoreCase))
@@ -378,11 +377,11 @@ public sealed partial class SharcDatabase
     /// </summary>
     /// <exception cref="SharcConstraintException">A NOT NULL, UNIQUE or PRIMARY KEY constraint would be broken.</exception>
     public long Insert(string table, params object?[] values)
-        => RunWrite((table, values), static (db, s) => db.InsertCore(s.table, null, s.values, replace: false), checkedBeforeWriting: true);
+        => RunWrite((table, values), static (db, s) => db.InsertCore(s.table, null, s.values, replace: false), checkedBeforeWriting: !HasTriggers(table));
 
     /// <summary>Inserts a row giving only some columns; the others take their DEFAULT. Returns the rowid.</summary>
     public long Insert(string table, string[] columns, object?[] values)
-        => RunWrite((table, columns, values), static (db, s) => db.InsertCore(s.table, s.columns, s.values, replace: false), checkedBeforeWriting: true);
+        => RunWrite((table, columns, values), static (db, s) => db.InsertCore(s.table, s.columns, s.values, replace: false), checkedBeforeWriting: !HasTriggers(table));
 
     /// <summary>
     /// Inserts a row, first deleting any row it conflicts with on the primary key or a UNIQUE constraint
@@ -427,7 +426,7 @@ public sealed partial class SharcDatabase
             }
         }
         w.FillDefaults(row, given);
-        return w.Insert(row, replace, rowId);
+        return w.HasTriggers ? Triggers.Insert(w, row, replace, rowId) : w.Insert(row, replace, rowId);
 
         void Set(int ordinal, object? value)
         {
@@ -455,7 +454,7 @@ public sealed partial class SharcDatabase
                 var c = w.Table.Columns[ords[i]];
                 vals[i] = StorageAffinity.FromObject(s.values[i], c.Affinity, db.TextEncoding);
             }
-            return w.Update(s.rowId, ords, vals);
+            return w.HasTriggers ? db.Triggers.Update(w, s.rowId, ords, vals) : w.Update(s.rowId, ords, vals);
         });
 
     /// <summary>
@@ -477,6 +476,7 @@ public sealed partial class SharcDatabase
                 w.CheckWritable(ords[i], insert: false);
                 vals[i] = StorageAffinity.FromObject(s.values[i], t.Columns[ords[i]].Affinity, db.TextEncoding);
             }
+            if (w.HasTriggers) return w.RowIdForKey(keyValues) is { } rowId && db.Triggers.Update(w, rowId, ords, vals);
             return w.UpdateByKey(keyValues, ords, vals);
         });
 
@@ -496,7 +496,11 @@ public sealed partial class SharcDatabase
 
     /// <summary>Deletes the row with <paramref name="rowId"/> (and its index entries); false when there is none.</summary>
     public bool Delete(string table, long rowId)
-        => RunWrite((table, rowId), static (db, s) => db.WriterFor(s.table).DeleteRow(s.rowId));
+        => RunWrite((table, rowId), static (db, s) =>
+        {
+            var w = db.WriterFor(s.table);
+            return w.HasTriggers ? db.Triggers.Delete(w, s.rowId) : w.DeleteRow(s.rowId);
+        });
 
     /// <summary>
     /// Deletes the row whose primary key equals <paramref name="key"/> (WITHOUT ROWID tables, tables with a declared
@@ -506,7 +510,9 @@ public sealed partial class SharcDatabase
         => RunWrite((table, key), static (db, s) =>
         {
             var w = db.WriterFor(s.table);
-            return w.DeleteByKey(db.KeyValues(w, s.key));
+            var key = db.KeyValues(w, s.key);
+            if (w.HasTriggers) return w.RowIdForKey(key) is { } rowId && db.Triggers.Delete(w, rowId);
+            return w.DeleteByKey(key);
         });
 
     /// <summary>
@@ -518,6 +524,15 @@ public sealed partial class SharcDatabase
     {
         var w = WriterFor(table);
         return new PreparedInsert(this, w.Table, columns);
+    }
+
+    /// <summary>True when a trigger is attached to <paramref name="table"/> (its writes then run trigger programs).</summary>
+    internal bool HasTriggers(string table)
+    {
+        var triggers = Schema.Triggers;
+        for (int i = 0; i < triggers.Count; i++)
+            if (SqlNameComparer.Instance.Equals(triggers[i].TableName, table)) return true;
+        return false;
     }
 
     // ---------------------------------------------------------------- sqlite_sequence

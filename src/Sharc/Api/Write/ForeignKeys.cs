@@ -215,6 +215,14 @@ internal sealed class ForeignKeys
         return true;
     }
 
+    /// <summary>A child's triggers fire for the rows an action changes, as SQLite's actions (trigger programs themselves) fire them.</summary>
+    private ITriggerHook ChildTriggers(ForeignKeyPlan plan)
+    {
+        if (plan.Child.IsWithoutRowId)
+            throw new SharcException($"firing the triggers of WITHOUT ROWID table {plan.Child.Name} from a FOREIGN KEY action is not supported");
+        return _db.Triggers;
+    }
+
     /// <summary>CASCADE, SET NULL or SET DEFAULT on the children of a deleted or re-keyed parent.</summary>
     private void Act(ForeignKeyPlan plan, List<(long RowId, StoredValue[] Row)> children, SharcForeignKeyAction action, StoredValue[]? newParent, bool deleting)
     {
@@ -227,7 +235,8 @@ internal sealed class ForeignKeys
             {
                 if (action == SharcForeignKeyAction.Cascade && deleting)
                 {
-                    writer.DeleteIdentified(rowId, row);
+                    if (writer.HasTriggers) ChildTriggers(plan).Delete(writer, rowId);
+                    else writer.DeleteIdentified(rowId, row);
                     continue;
                 }
                 var values = new StoredValue[fk.Columns.Count];
@@ -242,7 +251,8 @@ internal sealed class ForeignKeys
                         _ => StorageAffinity.FromObject(RowValues.ToObject(newParent![plan.ParentColumns[i]], _db.TextEncoding), column.Affinity, _db.TextEncoding),
                     };
                 }
-                writer.UpdateIdentified(rowId, row, [.. fk.Columns], values);
+                if (writer.HasTriggers) ChildTriggers(plan).Update(writer, rowId, [.. fk.Columns], values);
+                else writer.UpdateIdentified(rowId, row, [.. fk.Columns], values);
             }
         }
         finally

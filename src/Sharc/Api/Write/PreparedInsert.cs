@@ -93,7 +93,7 @@ public sealed class PreparedInsert
     public void SetBlob(int i, ReadOnlySpan<byte> bytes) => StorageAffinity.SetBlob(ref _values[i], ref _scratch[i], bytes);
 
     /// <summary>Inserts the row; returns its rowid (0 for WITHOUT ROWID tables).</summary>
-    public long Execute() => _db.RunWrite(this, static (db, self) => self.ExecuteCore(db), checkedBeforeWriting: !OrReplace);
+    public long Execute() => _db.RunWrite(this, static (db, self) => self.ExecuteCore(db), checkedBeforeWriting: !OrReplace && _db.Schema.Triggers.Count == 0);
 
     private long ExecuteCore(SharcDatabase db)
     {
@@ -102,6 +102,6 @@ public sealed class PreparedInsert
         if (_hasVolatileDefault)
             foreach (var c in _table.Columns)
                 if (!_given[c.Ordinal] && !c.HasConstantDefault) _row[c.Ordinal] = writer.DefaultFor(c);
-        return writer.Insert(_row, OrReplace);
+        return writer.HasTriggers ? db.Triggers.Insert(writer, _row, OrReplace, StoredValue.Null) : writer.Insert(_row, OrReplace);
     }
 }

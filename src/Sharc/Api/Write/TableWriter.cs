@@ -71,9 +71,31 @@ internal sealed partial class TableWriter
             _indexes.Add(PlanIndex(table, index));
         }
         PlanComputed();
+        HasTriggers = db.HasTriggers(table.Name);
     }
 
     public SharcTable Table => _table;
+
+    /// <summary>
+    /// True when a trigger is attached to the table: the C# API then writes through the trigger runner. Writers are
+    /// dropped whenever the schema changes, so this stays true to the schema.
+    /// </summary>
+    public bool HasTriggers { get; }
+
+    /// <summary>The rowid of the row whose primary key is <paramref name="key"/> in a rowid table, or null when there is none.</summary>
+    public long? RowIdForKey(ReadOnlySpan<StoredValue> key)
+    {
+        if (_table.IsWithoutRowId)
+            throw new SharcException($"firing the triggers of WITHOUT ROWID table {_table.Name} through the C# API is not supported: write it through SQL");
+        if (_table.RowIdAliasOrdinal >= 0 && key.Length == 1)
+        {
+            long rowId = RowIdFromValue(key[0]);
+            return _mutator.TableContains(_table.RootPage, rowId) ? rowId : null;
+        }
+        var pk = PrimaryKeyIndex(key.Length) ?? throw new SharcException($"{_table.Name} has no primary key index to find a row by");
+        var entry = _mutator.IndexFindPrefix(pk.Index.RootPage, RecordWriter.ToArray(key), key.Length, pk.Collations, pk.Descending, Encoding);
+        return entry is null ? null : LastInteger(entry);
+    }
     private SharcTextEncoding Encoding => _db.TextEncoding;
 
     private static IndexPlan PlanIndex(SharcTable table, SharcIndex index)

@@ -128,7 +128,7 @@ internal sealed partial class IntentCompiler
             case SqlFunctionExpr f:
                 return Function(f, scope, clause);
             case SqlRaiseExpr r:
-                throw Error("RAISE() may only be used within a trigger-program", r.Start);
+                return Raise(r, scope, clause);
             default:
                 return Unsupported.Throw<IntentExpr>($"the expression {e.GetType().Name}", _sql, e.Start);
         }
@@ -315,6 +315,7 @@ internal sealed partial class IntentCompiler
                 }
             }
         }
+        if (ResolveTriggerColumn(c) is { } triggerColumn) return triggerColumn;
         if (c.Table is null && c.DoubleQuoted) return new LiteralExpr(SqlValue.Text(c.Name)) { Offset = c.Start };
         string written = c.Table is null ? c.Name : c.Schema is null ? $"{c.Table}.{c.Name}" : $"{c.Schema}.{c.Table}.{c.Name}";
         throw Error($"no such column: {written}", c.Start);

@@ -54,16 +54,52 @@ internal static class DmlChange
             var rows = DmlTarget.RunQuery(db, sql, update, update.With, columns, from, update.Where, parameters);
             if (update.From is null && !VisitsInPlanOrder(table, action, ordinals, update.Where)) SortByKey(rows, table);
             var writer = db.WriterFor(table.Name);
+            var triggers = writer.HasTriggers ? db.TriggerRunner.For(table, SqlTriggerEvent.Update, AssignedNames(update)) : null;
+            // With triggers, SQLite reads each row and computes its new values only when it comes to it: a trigger
+            // fired by an earlier row may have changed or deleted it. (UPDATE … FROM keeps the values of its join.)
+            using var fresh = triggers is not null && update.From is null && !table.IsWithoutRowId
+                ? RowExpressions.Compile(db, sql, values, new RowBinding(update.Table.Alias ?? table.Name, table))
+                : null;
+            if (fresh is not null) DmlTarget.Bind(fresh.Parameters, parameters);
             var encoding = db.TextEncoding;
             var assigned = new List<int>();
             var newValues = new List<StoredValue>();
             var scratch = new byte[]?[values.Count];
             var newRow = new StoredValue[table.Columns.Count];
             var asSql = new SqlValue[table.Columns.Count];
+            var old = triggers is null ? null : new StoredValue[table.Columns.Count];
+            var oldSql = triggers is null ? null : new SqlValue[table.Columns.Count];
+            var computed = new SqlValue[values.Count];
             var done = table.IsWithoutRowId ? null : new HashSet<long>();
             int changes = 0;
             foreach (var row in rows)
             {
+                long rowId = 0;
+                if (!table.IsWithoutRowId)
+                {
+                    rowId = row[0].IntegerValue;
+                    // UPDATE … FROM may match a target row more than once: it is changed once, as in SQLite.
+                    if (!done!.Add(rowId)) continue;
+                }
+                if (old is not null)
+                {
+                    if (table.IsWithoutRowId)
+                    {
+                        for (int c = 0; c < old.Length; c++)
+                        {
+                            byte[]? s = null;
+                            WriteValues.Store(ref old[c], ref s, row[c].ToOwned(), table.Columns[c].Affinity, encoding);
+                        }
+                    }
+                    else if (!writer.ReadRow(rowId, old)) continue; // deleted by a trigger of an earlier row
+                }
+                for (int i = 0; i < computed.Length; i++) computed[i] = row[first + i];
+                if (fresh is not null)
+                {
+                    WriteValues.ToSql(old!, oldSql!, table, encoding);
+                    fresh.SetRow(0, oldSql!, rowId);
+                    for (int i = 0; i < computed.Length; i++) computed[i] = fresh.Evaluate(i).ToOwned();
+                }
                 assigned.Clear();
                 newValues.Clear();
                 long? newRowId = null;
@@ -71,7 +107,7 @@ internal static class DmlChange
                 {
                     int o = ordinals[i];
                     StoredValue v = default;
-                    WriteValues.Store(ref v, ref scratch[i], row[first + i], o < 0 ? SharcAffinity.Integer : table.Columns[o].Affinity, encoding);
+                    WriteValues.Store(ref v, ref scratch[i], computed[i], o < 0 ? SharcAffinity.Integer : table.Columns[o].Affinity, encoding);
                     if (o < 0)
                     {
                         newRowId = v.Type == SharcColumnType.Integer ? v.Integer : throw new SharcConstraintException("datatype mismatch");
@@ -80,29 +116,52 @@ internal static class DmlChange
                     assigned.Add(o);
                     newValues.Add(v);
                 }
+                if (triggers is not null && !BeforeUpdate(triggers, table, old!, rowId, assigned, newValues, newRowId, update.Conflict)) continue;
                 bool changed;
-                long rowId = 0;
+                long finalRowId = 0;
                 if (table.IsWithoutRowId)
                 {
                     // The key comes from the row as found: a row an earlier OR REPLACE deleted is no longer there, and one
                     // moved onto this key is the row now updated, as in SQLite.
                     var key = PrimaryKey(table, row, encoding);
                     changed = writer.UpdateByKey(key, [.. assigned], [.. newValues], action, newRow);
-                    if (changed && returning is not null) WriteValues.ToSql(newRow, asSql, table, encoding);
+                    if (changed && (returning is not null || triggers is not null)) WriteValues.ToSql(newRow, asSql, table, encoding);
                 }
                 else
                 {
-                    // UPDATE … FROM may match a target row more than once: it is changed once, as in SQLite.
-                    if (!done!.Add(row[0].IntegerValue)) continue;
-                    changed = writer.UpdateRow(row[0].IntegerValue, [.. assigned], [.. newValues], newRowId, action, newRow, out rowId);
+                    changed = writer.UpdateRow(rowId, [.. assigned], [.. newValues], newRowId, action, newRow, out finalRowId);
                     if (changed && returning is not null) WriteValues.ToSql(newRow, asSql, table, encoding);
                 }
                 if (!changed) continue;
                 changes++;
-                returning?.Add(asSql, rowId);
+                returning?.Add(asSql, finalRowId);
+                triggers?.AfterUpdate(old!, rowId, newRow, finalRowId, update.Conflict);
             }
             return new StatementOutcome(changes, true, returning is null ? null : new QueryExecution(returning.Columns, returning.Rows));
         }, action);
+    }
+
+    /// <summary>The names the statement assigns (what UPDATE OF triggers are matched against).</summary>
+    private static List<string> AssignedNames(SqlUpdateStatement update)
+    {
+        var names = new List<string>();
+        foreach (var a in update.Set) names.AddRange(a.Columns);
+        return names;
+    }
+
+    /// <summary>BEFORE UPDATE triggers with NEW as the row the statement computed; false when one raised IGNORE.</summary>
+    private static bool BeforeUpdate(TableTriggers triggers, SharcTable table, StoredValue[] old, long rowId, List<int> assigned, List<StoredValue> values,
+        long? newRowId, SqlConflictAction conflict)
+    {
+        if (!triggers.HasBefore) return true;
+        var proposed = (StoredValue[])old.Clone();
+        long id = newRowId ?? rowId;
+        for (int i = 0; i < assigned.Count; i++)
+        {
+            proposed[assigned[i]] = values[i];
+            if (assigned[i] == table.RowIdAliasOrdinal && values[i].Type == SharcColumnType.Integer) id = values[i].Integer;
+        }
+        return triggers.BeforeUpdate(old, rowId, proposed, id, conflict);
     }
 
     public static StatementOutcome Delete(SharcDatabase db, string sql, SqlDeleteStatement delete, SqlValue[] parameters)
@@ -116,20 +175,41 @@ internal static class DmlChange
             using var returning = ReturningRows.Create(db, sql, delete.Returning, delete.Table, table, parameters);
             var rows = DmlTarget.RunQuery(db, sql, delete, delete.With, columns, from, delete.Where, parameters);
             var writer = db.WriterFor(table.Name);
+            var triggers = writer.HasTriggers ? db.TriggerRunner.For(table, SqlTriggerEvent.Delete) : null;
             var encoding = db.TextEncoding;
             var asSql = new SqlValue[table.Columns.Count];
+            var old = triggers is null ? null : new StoredValue[table.Columns.Count];
             int changes = 0;
+            int offset = table.IsWithoutRowId ? 0 : 1;
             foreach (var row in rows)
             {
+                long rowId = table.IsWithoutRowId ? 0 : row[0].IntegerValue;
+                if (old is not null)
+                {
+                    // OLD is the row as it stands when its turn comes (a trigger of an earlier row may have changed it).
+                    if (table.IsWithoutRowId)
+                    {
+                        for (int c = 0; c < old.Length; c++)
+                        {
+                            byte[]? s = null;
+                            WriteValues.Store(ref old[c], ref s, row[c].ToOwned(), table.Columns[c].Affinity, encoding);
+                        }
+                    }
+                    else if (!writer.ReadRow(rowId, old)) continue;
+                    if (!triggers!.BeforeDelete(old, rowId, SqlConflictAction.Default)) continue;
+                }
                 bool deleted = table.IsWithoutRowId
                     ? writer.DeleteByKey(PrimaryKey(table, row, encoding))
-                    : writer.DeleteRow(row[0].IntegerValue);
+                    : writer.DeleteRow(rowId);
                 if (!deleted) continue;
                 changes++;
-                if (returning is null) continue;
-                int offset = table.IsWithoutRowId ? 0 : 1;
-                for (int c = 0; c < asSql.Length; c++) asSql[c] = row[offset + c];
-                returning.Add(asSql, table.IsWithoutRowId ? 0 : row[0].IntegerValue);
+                if (returning is not null)
+                {
+                    if (old is not null && !table.IsWithoutRowId) WriteValues.ToSql(old, asSql, table, encoding);
+                    else for (int c = 0; c < asSql.Length; c++) asSql[c] = row[offset + c];
+                    returning.Add(asSql, rowId);
+                }
+                triggers?.AfterDelete(old!, rowId, SqlConflictAction.Default);
             }
             return new StatementOutcome(changes, true, returning is null ? null : new QueryExecution(returning.Columns, returning.Rows));
         });

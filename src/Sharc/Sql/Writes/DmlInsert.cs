@@ -26,6 +26,7 @@ internal sealed class DmlInsert : IDisposable
     private readonly bool[] _given;
     private readonly byte[]?[] _scratch;
     private readonly SqlValue[] _row;
+    private TableTriggers? _triggers;
 
     private DmlInsert(SharcDatabase db, string sql, SqlInsertStatement insert)
     {
@@ -87,6 +88,7 @@ internal sealed class DmlInsert : IDisposable
         using var returning = _insert.Returning.Count == 0 ? null : ReturningRows.Create(db, _sql, _insert.Returning, _insert.Table, _table, parameters);
         using var upsert = _insert.Upserts.Count > 0 ? new DmlUpsert(db, _sql, _insert, _table, parameters) : null;
         var writer = db.WriterFor(_table.Name);
+        _triggers = writer.HasTriggers ? db.TriggerRunner.For(_table, SqlTriggerEvent.Insert) : null;
         int changes = 0;
         if (_insert.Source is null)
         {
@@ -145,6 +147,8 @@ internal sealed class DmlInsert : IDisposable
         writer.FillDefaults(stored, _given);
         if (_action == SqlConflictAction.Replace) DefaultsForNotNull(writer, table, stored);
         if (explicitRowId.Type is not (SharcColumnType.Null or SharcColumnType.Integer)) CheckRowId(ref explicitRowId);
+        var triggers = _triggers;
+        if (triggers is not null && !triggers.BeforeInsert(stored, explicitRowId, _insert.Conflict)) return;
         if (upsert is not null && upsert.TryHandle(_db, writer, stored, explicitRowId, ref changes, returning)) return;
         long rowId;
         try
@@ -162,6 +166,7 @@ internal sealed class DmlInsert : IDisposable
             WriteValues.ToSql(stored, asSql, table, encoding);
             returning.Add(asSql, rowId);
         }
+        triggers?.AfterInsert(stored, rowId, _insert.Conflict);
     }
 
     public void Dispose() => _values?.Dispose();

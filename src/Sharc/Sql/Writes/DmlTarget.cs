@@ -27,7 +27,6 @@ internal static class DmlTarget
             && !SqlNameComparer.Instance.Equals(table.Name, "sqlite_stat1"))
             throw new SharcSqlException($"table {(table.Name.Equals("sqlite_schema", StringComparison.OrdinalIgnoreCase) ? "sqlite_master" : table.Name)} may not be modified", sql, target.Start);
         if (table.IsVirtual) Unsupported.Throw($"writing virtual table {table.Name}", sql, target.Start);
-        db.ThrowIfTriggers(table);
         return table;
     }
 

@@ -106,9 +106,22 @@ internal sealed class DmlUpsert : IDisposable
         rx.SetRow(1, excluded, proposedRowId);
         if (clause.HasWhere && !rx.IsTrue(clause.Columns.Length)) return;
         var values = ComputeSet(rx, clause, encoding);
+        var triggers = writer.HasTriggers ? db.TriggerRunner.For(_table, SqlTriggerEvent.Update, [.. clause.Columns.Select(c => _table.Columns[c].Name)]) : null;
+        if (triggers is not null)
+        {
+            var proposedRow = (StoredValue[])existing.Clone();
+            long proposedId = rowId;
+            for (int i = 0; i < values.Length; i++)
+            {
+                proposedRow[clause.Columns[i]] = values[i];
+                if (clause.Columns[i] == _table.RowIdAliasOrdinal && values[i].Type == SharcColumnType.Integer) proposedId = values[i].Integer;
+            }
+            if (!triggers.BeforeUpdate(existing, rowId, proposedRow, proposedId, SqlConflictAction.Default)) return;
+        }
         var newRow = new StoredValue[existing.Length];
         if (!writer.UpdateRow(rowId, clause.Columns, values, null, SqlConflictAction.Abort, newRow, out long finalRowId)) return;
         changes++;
+        triggers?.AfterUpdate(existing, rowId, newRow, finalRowId, SqlConflictAction.Default);
         if (returning is null) return;
         var asSql = new SqlValue[newRow.Length];
         WriteValues.ToSql(newRow, asSql, _table, encoding);

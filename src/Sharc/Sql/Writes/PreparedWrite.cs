@@ -36,7 +36,7 @@ internal sealed class PreparedWrite : IDisposable
     /// <summary>Runs the statement with the bound parameters.</summary>
     public StatementOutcome Run()
     {
-        if (Statement is SqlInsertStatement insert)
+        if (Statement is SqlInsertStatement insert && _db.Schema.FindTable(insert.Table.Name) is not null)
         {
             if (_insert is null || !ReferenceEquals(_insert.Schema, _db.Schema))
             {

@@ -68,7 +68,7 @@ internal static class SqlScript
             Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
         try
         {
-            var outcome = statement switch
+            var outcome = ViewTriggers.TryRun(db, sql, statement, parameters, out var onView) ? onView : statement switch
             {
                 SqlSelectStatement select => Select(db, sql, select, parameters),
                 SqlInsertStatement insert => DmlInsert.Run(db, sql, insert, parameters),

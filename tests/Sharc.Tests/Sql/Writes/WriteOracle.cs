@@ -56,6 +56,9 @@ public sealed class WriteOracle : IDisposable
         return actual;
     }
 
+    /// <summary>Runs a statement on SQLite only (the twin of a write made on Sharc through the C# API).</summary>
+    public void SqliteOnly(string sql) => Oracle.Exec(_sqlite, sql);
+
     /// <summary>Runs a statement on both and asserts both succeed identically.</summary>
     public Outcome Ok(string sql, params object?[] parameters)
     {
