@@ -111,18 +111,22 @@ public sealed partial class SharcDatabase
                 throw;
             }
         }
+        bool foreignKeys = ForeignKeysEnabled;
         if (_transaction is not null)
         {
             pager.BeginStatement();
+            if (foreignKeys) ForeignKeyState.BeginStatement();
             try
             {
                 var r = op(state);
+                if (foreignKeys) EndForeignKeyStatement(autocommit: false);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
                 return r;
             }
             catch (SharcConstraintException e) when (ActionOf(e, onConstraint) == SqlConflictAction.Fail)
             {
+                // The rows changed before the failure stay, and so do the violations they counted.
                 pager.CommitStatement();
                 _writers.Clear();
                 if (_schemaDirty) ReloadSchema();
@@ -136,6 +140,7 @@ public sealed partial class SharcDatabase
             }
             catch
             {
+                if (foreignKeys) ForeignKeyState.RollbackStatement();
                 pager.RollbackStatement();
                 _writers.Clear();
                 ReloadSchema();
@@ -144,9 +149,15 @@ public sealed partial class SharcDatabase
         }
         pager.BeginWrite();
         AfterBegin();
+        if (foreignKeys)
+        {
+            ForeignKeyState.BeginTransaction();
+            ForeignKeyState.BeginStatement();
+        }
         try
         {
             var r = op(state);
+            if (foreignKeys) EndForeignKeyStatement(autocommit: true);
             BeforeCommit();
             pager.Commit();
             AfterEnd();
@@ -166,6 +177,23 @@ public sealed partial class SharcDatabase
             if (pager.InTransaction) pager.Rollback();
             _writers.Clear();
             ReloadSchema();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// SQLite checks immediate FOREIGN KEY violations when a statement ends (and deferred ones too in autocommit
+    /// mode); the failure always aborts the statement, whatever its own conflict clause says.
+    /// </summary>
+    private void EndForeignKeyStatement(bool autocommit)
+    {
+        try
+        {
+            ForeignKeyState.EndStatement(autocommit);
+        }
+        catch (SharcConstraintException e)
+        {
+            e.Data[Sql.Intent.IntentCompiler.ConflictActionKey] = SqlConflictAction.Abort;
             throw;
         }
     }

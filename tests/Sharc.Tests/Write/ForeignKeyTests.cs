@@ -76,6 +76,21 @@ public sealed class ForeignKeyTests
     }
 
     [Fact]
+    public void Rekeying_an_integer_primary_key_parent_runs_the_update_action_not_the_delete_action()
+    {
+        using var twin = new WriteTwin(foreignKeys: true);
+        twin.Schema("CREATE TABLE p(id INTEGER PRIMARY KEY, n INT)",
+            "CREATE TABLE c(id INTEGER PRIMARY KEY, pid REFERENCES p ON DELETE CASCADE ON UPDATE SET NULL)");
+        twin.Both("INSERT INTO p VALUES(1, 0)", d => d.Insert("p", 1, 0));
+        twin.Both("INSERT INTO p VALUES(2, 0)", d => d.Insert("p", 2, 0));
+        twin.Both("INSERT INTO c VALUES(1, 1)", d => d.Insert("c", 1, 1));
+        twin.Both("INSERT INTO c VALUES(2, 2)", d => d.Insert("c", 2, 2));
+        twin.Both("UPDATE p SET id = 10 WHERE id = 1", d => d.Update("p", 1, ["id"], [10]));
+        twin.Both("UPDATE p SET id = 20 WHERE id = 2", d => d.Execute("UPDATE p SET id = 20 WHERE id = 2"));
+        twin.AssertSame(Rows, "SELECT * FROM p ORDER BY id");
+    }
+
+    [Fact]
     public void Set_default_to_a_missing_parent_fails()
     {
         using var twin = new WriteTwin(foreignKeys: true);

@@ -21,6 +21,8 @@ internal sealed partial class TableWriter
         finalRowId = rowId;
         if (_table.IsWithoutRowId) throw new InvalidOperationException($"{_table.Name} is a WITHOUT ROWID table: update it by primary key");
         if (!LoadRow(rowId)) return false;
+        // FOREIGN KEYs see one update (ON UPDATE actions, a parent key moving), not the delete and insert it is made of.
+        var oldImage = ForeignKeysActive ? RowImage(rowId) : null;
         var row = (StoredValue[])_record.Clone();
         int alias = _table.RowIdAliasOrdinal;
         long target = newRowId ?? rowId;
@@ -62,12 +64,18 @@ internal sealed partial class TableWriter
             DeletePreservingRecord(conflict);
         }
 
-        DeleteRow(rowId);
+        DeleteRowCore(rowId);
         InsertAt(target, row);
         _maxRowIdAtWrite = -1;
         row.AsSpan().CopyTo(newRow);
         if (alias >= 0) newRow[alias] = StoredValue.FromInteger(target);
         finalRowId = target;
+        if (oldImage is not null)
+        {
+            // A new rowid changes the INTEGER PRIMARY KEY even when it was set through rowid/oid/_rowid_.
+            if (target != rowId && alias >= 0 && columns.IndexOf(alias) < 0) AfterUpdate(oldImage, rowId, target, [.. columns, alias]);
+            else AfterUpdate(oldImage, rowId, target, columns);
+        }
         return true;
     }
 
