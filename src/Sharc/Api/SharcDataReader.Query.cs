@@ -128,9 +128,65 @@ public partial class SharcDataReader
         ThrowIfDisposed();
         PrepareIndex(indexName, 1);
         _indexCursor = _indexCursorStore;
+        _backward = false;
         _state = State.BeforeFirst;
         // From BeforeFirst, Read walks the index cursor from its first entry.
         return Read();
+    }
+
+    // Backward walks: each positions on the last entry of its range and leaves the reader walking towards the
+    // first, so that every following Read returns the previous entry in key order.
+
+    /// <summary>Positions on the last entry of the b-tree this reader reads (table, WITHOUT ROWID table or index).</summary>
+    internal bool QueryLast()
+    {
+        StartBackward(null);
+        return Land(_cursor.MoveLast());
+    }
+
+    /// <summary>Reads this rowid table through <paramref name="indexName"/> from its last entry.</summary>
+    internal bool QueryLastThroughIndex(string indexName)
+    {
+        ThrowIfDisposed();
+        PrepareIndex(indexName, 1);
+        StartBackward(_indexCursorStore);
+        return Land(_indexCursorStore!.MoveLast() && FollowIndex());
+    }
+
+    /// <summary>Positions on the last row whose rowid is at most (or below) <paramref name="rowId"/>.</summary>
+    internal bool QuerySeekRowIdLast(long rowId, bool inclusive)
+    {
+        StartBackward(null);
+        return Land(_cursor.SeekRowIdLast(rowId, inclusive));
+    }
+
+    /// <summary>Positions on the last entry not above (or below) <paramref name="key"/> in a WITHOUT ROWID table or index reader.</summary>
+    internal bool QuerySeekKeyLast(ReadOnlySpan<SqlValue> key, bool inclusive)
+    {
+        ThrowIfDisposed();
+        PrepareKey(_plan, key.Length);
+        for (int i = 0; i < key.Length; i++) SetKeyValue(ref _comparer.Key[i], key[i]);
+        StartBackward(null);
+        return Land(_cursor.SeekKeyLast(ref _comparer, inclusive));
+    }
+
+    /// <summary>Reads this rowid table through <paramref name="indexName"/> from the last entry not above (or below) <paramref name="key"/>.</summary>
+    internal bool QuerySeekIndexLast(string indexName, ReadOnlySpan<SqlValue> key, bool inclusive)
+    {
+        ThrowIfDisposed();
+        PrepareIndex(indexName, key.Length);
+        for (int i = 0; i < key.Length; i++) SetKeyValue(ref _comparer.Key[i], key[i]);
+        StartBackward(_indexCursorStore);
+        return Land(_indexCursorStore!.SeekKeyLast(ref _comparer, inclusive) && FollowIndex());
+    }
+
+    private void StartBackward(BTree.BTreeCursor? indexCursor)
+    {
+        ThrowIfDisposed();
+        _indexCursor = indexCursor;
+        _backward = true;
+        BeginSession();
+        _version = _db.DataVersion;
     }
 
     /// <summary>Seeks a WITHOUT ROWID table or an index reader by key prefix (see <see cref="SeekKey(object?[])"/>), without allocating.</summary>

@@ -104,6 +104,7 @@ public partial class SharcDataReader
         BeginSession();
         _version = _db.DataVersion;
         _indexCursor = _indexCursorStore;
+        _backward = false;
         var ic = _indexCursor!;
         ic.SeekKey(ref _comparer);
         bool equal = ic.IsValid && _comparer.CompareRecordToKey(ic.GetPayload(ic.PayloadSize)) == 0;
@@ -132,6 +133,7 @@ public partial class SharcDataReader
     private bool SeekPrepared(BTreeCursor cursor)
     {
         _indexCursor = null;
+        _backward = false;
         BeginSession();
         _version = _db.DataVersion;
         cursor.SeekKey(ref _comparer);

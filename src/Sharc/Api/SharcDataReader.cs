@@ -31,6 +31,8 @@ public partial class SharcDataReader : IDisposable
     private bool _disposed;
     private long _version;
     private bool _session;
+    /// <summary>Set by the executor's backward walks: reads go to the previous entry in key order.</summary>
+    private bool _backward;
 
     internal SharcDataReader(SharcDatabase db, ReaderPlan plan)
     {
@@ -74,6 +76,7 @@ public partial class SharcDataReader : IDisposable
             case State.BeforeFirst:
                 BeginSession();
                 _version = _db.DataVersion;
+                if (_backward) return Land(_indexCursor is null ? _cursor.MoveLast() : _indexCursor.MoveLast() && FollowIndex());
                 return Land(_indexCursor is null ? _cursor.MoveFirst() : _indexCursor.MoveFirst() && FollowIndex());
             case State.Pending:
                 CheckVersion();
@@ -82,6 +85,7 @@ public partial class SharcDataReader : IDisposable
                 return true;
             case State.OnRow:
                 CheckVersion();
+                if (_backward) return Land(_indexCursor is null ? _cursor.MovePrevious() : _indexCursor.MovePrevious() && FollowIndex());
                 return Land(_indexCursor is null ? _cursor.MoveNext() : _indexCursor.MoveNext() && FollowIndex());
             default:
                 ThrowIfDisposed();
@@ -99,6 +103,7 @@ public partial class SharcDataReader : IDisposable
         if (_plan.Mode != ReaderMode.RowIdTable)
             throw new InvalidOperationException($"{_plan.Name} has no rowid: seek it by key with SeekKey");
         _indexCursor = null;
+        _backward = false;
         BeginSession();
         _version = _db.DataVersion;
         bool found = _cursor.SeekRowId(rowId);
@@ -182,6 +187,7 @@ public partial class SharcDataReader : IDisposable
     {
         ThrowIfDisposed();
         _indexCursor = null;
+        _backward = false;
         _state = State.BeforeFirst;
         EndSession();
     }

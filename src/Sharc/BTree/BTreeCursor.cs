@@ -88,6 +88,80 @@ internal sealed partial class BTreeCursor : IDisposable
         return AdvanceFromExhaustedLeaf();
     }
 
+    /// <summary>Positions on the last entry; false when the tree is empty.</summary>
+    public bool MoveLast()
+    {
+        BeginWalk();
+        if (DescendRightmost(_root)) return true;
+        return RetreatFromExhaustedLeaf();
+    }
+
+    /// <summary>Moves to the previous entry in key order; false at the start.</summary>
+    public bool MovePrevious()
+    {
+        if (!_valid) return false;
+        ref Frame top = ref _stack[_depth];
+        if (top.Header.IsLeaf)
+        {
+            if (--top.Index >= 0)
+            {
+                ParseCell(ref top);
+                return true;
+            }
+            return RetreatFromExhaustedLeaf();
+        }
+        // On interior index entry i: the entries just before it are the subtree of child i, which lies to its left.
+        if (DescendRightmost(ChildAt(ref top, top.Index))) return true;
+        return RetreatFromExhaustedLeaf();
+    }
+
+    /// <summary>
+    /// Positions on the last table entry whose rowid is at most <paramref name="rowId"/> (below it when
+    /// <paramref name="inclusive"/> is false); false when there is none.
+    /// </summary>
+    public bool SeekRowIdLast(long rowId, bool inclusive)
+    {
+        if (inclusive)
+        {
+            if (rowId == long.MaxValue) return MoveLast();
+            rowId++;
+        }
+        // The first entry at or past the bound, then one step back; past the end, the last entry is the answer.
+        SeekRowId(rowId);
+        return _valid ? MovePrevious() : MoveLast();
+    }
+
+    /// <summary>
+    /// Positions on the last index entry that sorts before the search key (<paramref name="inclusive"/> false), or
+    /// before or equal to it (true: an entry whose leading fields equal a prefix key counts as equal); false when
+    /// there is none.
+    /// </summary>
+    public bool SeekKeyLast<TComparer>(ref TComparer comparer, bool inclusive) where TComparer : struct, IRecordComparer
+    {
+        if (inclusive)
+        {
+            // Counting equal entries as smaller turns the lower-bound search into an upper-bound one.
+            var upper = new EqualAsLess<TComparer>(comparer);
+            SeekKey(ref upper);
+        }
+        else
+        {
+            SeekKey(ref comparer);
+        }
+        return _valid ? MovePrevious() : MoveLast();
+    }
+
+    private struct EqualAsLess<TComparer>(TComparer inner) : IRecordComparer where TComparer : struct, IRecordComparer
+    {
+        private TComparer _inner = inner;
+
+        public int CompareRecordToKey(ReadOnlySpan<byte> record)
+        {
+            int c = _inner.CompareRecordToKey(record);
+            return c == 0 ? -1 : c;
+        }
+    }
+
     /// <summary>
     /// Positions on the table entry with rowid <paramref name="rowId"/> and returns true; when there is none,
     /// positions on the next larger rowid (or past the end) and returns false.
@@ -189,6 +263,49 @@ internal sealed partial class BTreeCursor : IDisposable
                 return true;
             }
             page = ChildAt(ref f, 0);
+        }
+    }
+
+    /// <summary>Descends from <paramref name="page"/> along last (right) children; true when it lands on a leaf entry.</summary>
+    private bool DescendRightmost(uint page)
+    {
+        while (true)
+        {
+            ref Frame f = ref Push(page);
+            if (f.Header.IsLeaf)
+            {
+                f.Index = f.Header.CellCount - 1;
+                if (f.Header.CellCount == 0) return false;
+                ParseCell(ref f);
+                return true;
+            }
+            f.Index = f.Header.CellCount;
+            page = ChildAt(ref f, f.Index);
+        }
+    }
+
+    /// <summary>The top leaf has no earlier entries: climb to the previous entry in key order. Interior frames keep
+    /// the index of the child being walked, as forwards, so that either direction can follow the other.</summary>
+    private bool RetreatFromExhaustedLeaf()
+    {
+        while (true)
+        {
+            _depth--;
+            if (_depth < 0)
+            {
+                _valid = false;
+                return false;
+            }
+            ref Frame p = ref _stack[_depth];
+            if (p.Index == 0) continue; // came up from the first child
+            p.Index--;
+            // In an index b-tree the cell that separates child i from child i+1 is itself the previous entry.
+            if (_isIndex)
+            {
+                ParseCell(ref p);
+                return true;
+            }
+            if (DescendRightmost(ChildAt(ref p, p.Index))) return true;
         }
     }
 

@@ -9,7 +9,9 @@ namespace Sharc.Sql.Execution;
 /// Reads a table along an <see cref="AccessPlan"/>: a scan in storage order, or seeks. For seeks it builds each key
 /// once per run (equalities, one IN list — sorted and without duplicates, in the b-tree's order — and the start of
 /// the range), seeks to it, and walks forward while the row's key columns still equal the key and the far end of
-/// the range is not passed, comparing exactly as the b-tree orders entries. Rows are not filtered here: the WHERE
+/// the range is not passed, comparing exactly as the b-tree orders entries. A backward path does the same from the
+/// other end: IN values from the last, each key's walk from its last entry down, as SQLite walks for ORDER BY …
+/// DESC, so that rows with equal ORDER BY values come in SQLite's order too. Rows are not filtered here: the WHERE
 /// clause above checks each one.
 /// </summary>
 internal sealed class TableScanOperator : RowOperator
@@ -28,6 +30,7 @@ internal sealed class TableScanOperator : RowOperator
     private readonly AccessPlan _access;
     private readonly bool _utf16;
     private readonly bool _seeks;
+    private readonly bool _backward;
     private readonly Evaluator?[] _equalities;
     private readonly Evaluator[]? _inItems;
     private readonly int _inPosition = -1;
@@ -51,6 +54,7 @@ internal sealed class TableScanOperator : RowOperator
     {
         _access = access;
         _seeks = access.Seeks;
+        _backward = access.Backward;
         _frameId = frame;
         _utf16 = db.TextEncoding != SharcTextEncoding.Utf8;
         var t = table.Table;
@@ -222,7 +226,8 @@ internal sealed class TableScanOperator : RowOperator
                     if (_inPosition >= 0)
                     {
                         if (_inNext >= _inCount) return Finish();
-                        _prefix[_inPosition] = _inValues[_inNext++];
+                        int next = _inNext++;
+                        _prefix[_inPosition] = _inValues[_backward ? _inCount - 1 - next : next];
                     }
                     else if (_inNext++ > 0)
                     {
@@ -270,7 +275,9 @@ internal sealed class TableScanOperator : RowOperator
 
     private bool StartScan()
     {
-        if (_access.Kind == AccessKind.Index && !_access.Covering) return _reader.QueryFirstThroughIndex(_access.Index!.Name);
+        bool throughIndex = _access.Kind == AccessKind.Index && !_access.Covering;
+        if (_backward) return throughIndex ? _reader.QueryLastThroughIndex(_access.Index!.Name) : _reader.QueryLast();
+        if (throughIndex) return _reader.QueryFirstThroughIndex(_access.Index!.Name);
         return _reader.Read();
     }
 
@@ -281,25 +288,51 @@ internal sealed class TableScanOperator : RowOperator
         if (_access.Kind == AccessKind.RowId)
         {
             if (n > 0) return ToRowId(_prefix[0], out long id) && _reader.Seek(id);
+            if (_backward)
+            {
+                if (!_hasUpper) return _reader.QueryLast();
+                return UpperRowId(_upperValue, _access.Upper!.Inclusive, out long end, out bool endInclusive) switch
+                {
+                    RowIdEnd.None => false,
+                    RowIdEnd.Last => _reader.QueryLast(),
+                    _ => _reader.QuerySeekRowIdLast(end, endInclusive),
+                };
+            }
             if (!_hasLower) return _reader.Read();
             if (!LowerRowId(_lowerValue, out long start)) return false;
             return _reader.Seek(start) || _reader.Read();
         }
 
         for (int i = 0; i < n; i++) _seekKey[i] = _prefix[i];
+        bool inclusive = true;
         if (n < _access.Columns.Count && (_hasLower || _hasUpper))
         {
             var key = _access.Columns[n];
-            if (!key.Descending)
+            if (AscendingWalk(key))
             {
-                if (_hasLower) _seekKey[n++] = _lowerValue;
-                // Only an upper end: start past the NULLs, which sort first and satisfy no comparison.
+                if (_hasLower)
+                {
+                    _seekKey[n++] = _lowerValue;
+                    inclusive = _access.Lower!.Inclusive;
+                }
+                // Only an upper end: start past the NULLs, which sort lowest and satisfy no comparison.
                 else _seekKey[n++] = SqlValue.Real(double.NegativeInfinity);
             }
             else if (_hasUpper)
             {
                 _seekKey[n++] = _upperValue;
+                inclusive = _access.Upper!.Inclusive;
             }
+        }
+        if (_backward)
+        {
+            // The last entry at or before the start (in b-tree order); an exclusive end is left out right away.
+            if (_access.Kind == AccessKind.Index && !_access.Covering)
+            {
+                if (n == 0) return _reader.QueryLastThroughIndex(_access.Index!.Name);
+                return _reader.QuerySeekIndexLast(_access.Index!.Name, _seekKey.AsSpan(0, n), inclusive);
+            }
+            return n == 0 ? _reader.QueryLast() : _reader.QuerySeekKeyLast(_seekKey.AsSpan(0, n), inclusive);
         }
         if (_access.Kind == AccessKind.Index && !_access.Covering)
         {
@@ -321,15 +354,58 @@ internal sealed class TableScanOperator : RowOperator
         }
         if (n >= _access.Columns.Count) return true;
         var range = _access.Columns[n];
-        if (!range.Descending)
+        if (AscendingWalk(range))
         {
             if (!_hasUpper) return true;
             int c = SqlCompare.Compare(_frame.Get(range.SourceColumn), _upperValue, range.Collation);
             return c < 0 || (c == 0 && _access.Upper!.Inclusive);
         }
-        if (!_hasLower) return true;
+        if (!_hasLower)
+        {
+            // Walking down with only an upper end: the NULLs come last and satisfy no comparison.
+            return !_hasUpper || !_frame.Get(range.SourceColumn).IsNull;
+        }
         int d = SqlCompare.Compare(_frame.Get(range.SourceColumn), _lowerValue, range.Collation);
         return d > 0 || (d == 0 && _access.Lower!.Inclusive);
+    }
+
+    /// <summary>True when the walk meets the column's values from the lowest up (an ascending key walked forward, or
+    /// a descending one walked backward).</summary>
+    private bool AscendingWalk(KeyColumn key) => key.Descending == _backward;
+
+    private enum RowIdEnd : byte
+    {
+        None,
+        Last,
+        Seek,
+    }
+
+    /// <summary>Where a backward walk under an upper end starts: nowhere (no rowid is that low), at the last row
+    /// (text and blobs sort above every number), or at the last rowid at most (or below) <paramref name="end"/>.</summary>
+    private static RowIdEnd UpperRowId(in SqlValue v, bool inclusiveBound, out long end, out bool inclusive)
+    {
+        end = 0;
+        inclusive = inclusiveBound;
+        switch (v.Type)
+        {
+            case SharcColumnType.Integer:
+                end = v.IntegerValue;
+                return RowIdEnd.Seek;
+            case SharcColumnType.Real:
+            {
+                double r = v.RealValue;
+                if (double.IsNaN(r)) return RowIdEnd.None;
+                double f = Math.Floor(r);
+                if (f >= 9223372036854775808.0) return RowIdEnd.Last;
+                if (f < -9223372036854775808.0) return RowIdEnd.None;
+                end = (long)f;
+                // Below a fractional end, its floor is still inside.
+                if (f != r) inclusive = true;
+                return RowIdEnd.Seek;
+            }
+            default:
+                return RowIdEnd.Last;
+        }
     }
 
     /// <summary>The rowid a value equals, when it is an integer (or an integral real).</summary>

@@ -35,7 +35,7 @@ internal sealed record RangeBound(IntentExpr Value, SqlAffinity Affinity, bool I
 
 /// <summary>
 /// The access path chosen for one query level. The executor seeks to each key (the equalities, one IN list
-/// multiplying them), walks forward while the key columns still match and the range's far end is not passed,
+/// multiplying them), walks forward (or backward) while the key columns still match and the range's far end is not passed,
 /// and still applies the whole WHERE clause to every row it reads: the path only narrows what is read.
 /// </summary>
 internal sealed record AccessPlan(
@@ -52,6 +52,12 @@ internal sealed record AccessPlan(
 
     /// <summary>True when the path seeks (rather than reading from the start).</summary>
     public bool Seeks => Equalities.Count > 0 || Lower is not null || Upper is not null;
+
+    /// <summary>
+    /// True when the b-tree is walked from its last entry towards its first (and an IN list is taken from its
+    /// largest value down): ORDER BY asked for the reverse of the key order.
+    /// </summary>
+    public bool Backward { get; init; }
 }
 
 /// <summary>The plan of one query level: its access path, and whether that path already yields the ORDER BY order.</summary>

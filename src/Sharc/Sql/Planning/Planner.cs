@@ -72,7 +72,15 @@ internal static class Planner
         });
 
     /// <summary>A candidate path with what it is worth.</summary>
-    private sealed record Candidate(AccessPlan Access, double Score, bool ProvidesOrder);
+    private sealed record Candidate(AccessPlan Access, double Score, bool ProvidesOrder, int Served = 0);
+
+    /// <summary>Whether walking a key yields the ORDER BY order, and in which direction.</summary>
+    private enum KeyOrder : byte
+    {
+        None,
+        Forward,
+        Backward,
+    }
 
     public static LevelPlan Plan(QueryIntent q)
     {
@@ -131,8 +139,8 @@ internal static class Planner
             }
         }
         var access = best?.Access ?? AccessPlan.Scan;
-        bool ordered = best?.ProvidesOrder ?? (!t.IsWithoutRowId && ProvidesOrder(q, [new KeyColumn(SourceColumn.RowId, Collation.Binary, false)], [], 0));
-        return new LevelPlan(access, ordered, Describe(table, access) + SortNote(q, ordered));
+        bool ordered = best?.ProvidesOrder ?? (!t.IsWithoutRowId && ProvidesOrder(q, [new KeyColumn(SourceColumn.RowId, Collation.Binary, false)], [], 0, out _, out _) == KeyOrder.Forward);
+        return new LevelPlan(access, ordered, Describe(table, access) + SortNote(q, ordered, ordered && access.Backward));
     }
 
     /// <summary>A path is worth taking when it seeks, or when it yields the wanted order cheaply (or is forced).</summary>
@@ -140,16 +148,22 @@ internal static class Planner
     {
         if (c.Access.Seeks) return true;
         if (c.Access.Kind == AccessKind.Index && table.IndexedBy is not null) return true;
-        if (!c.ProvidesOrder) return false;
-        // A full walk of a non-covering index costs a table seek per row: only worth it when a LIMIT cuts it short.
-        return c.Access.Kind != AccessKind.Index || c.Access.Covering || q.Limit is not null;
+        if (!c.ProvidesOrder && !c.Access.Backward) return false;
+        // A full walk of a non-covering index costs a table seek per row: only worth it when a LIMIT cuts it short,
+        // or when it is walked backwards. SQLite then walks it too (without statistics it prefers that to a sort)
+        // and its rows with equal ORDER BY values come in the backward walk's order, which no sort of a forward
+        // table scan gives.
+        return c.Access.Kind != AccessKind.Index || c.Access.Covering || q.Limit is not null || c.Access.Backward;
     }
 
     private static bool Better(Candidate a, Candidate b)
     {
         if (a.Score != b.Score) return a.Score > b.Score;
         if (a.ProvidesOrder != b.ProvidesOrder) return a.ProvidesOrder;
-        return a.Access.Covering && !b.Access.Covering;
+        if (a.Served != b.Served) return a.Served > b.Served;
+        if (a.Access.Covering != b.Access.Covering) return a.Access.Covering;
+        // As SQLite, the narrower index (which also decides the order of rows with equal ORDER BY values).
+        return a.Access.Columns.Count < b.Access.Columns.Count;
     }
 
     private static Candidate Evaluate(QueryIntent q, TableSource table, AccessKind kind, SharcIndex? index, List<KeyColumn> keys, List<ColumnTerm> terms, bool covering)
@@ -181,7 +195,10 @@ internal static class Planner
                 }
             }
         }
-        var access = new AccessPlan(kind, index, covering, keys, equalities, lower, upper);
+        var order = ProvidesOrder(q, keys, equalities, haveIn ? IndexOfIn(equalities) : equalities.Count, out var leading, out int served);
+        // When the path gives only the first ORDER BY terms (or their order but not their NULL placement), SQLite still
+        // walks it in their direction and sorts the rest; a stable sort over the same walk then yields its ties.
+        var access = new AccessPlan(kind, index, covering, keys, equalities, lower, upper) { Backward = leading == KeyOrder.Backward };
 
         double score = 0;
         foreach (var e in equalities) score += e.IsIn ? 3 : 4;
@@ -193,8 +210,7 @@ internal static class Planner
         else if (kind == AccessKind.RowId && (lower is not null || upper is not null)) score += 0.5;
         if (covering && kind == AccessKind.Index) score += 0.25;
 
-        bool ordered = ProvidesOrder(q, keys, equalities, haveIn ? IndexOfIn(equalities) : equalities.Count);
-        return new Candidate(access, score, ordered);
+        return new Candidate(access, score, order != KeyOrder.None, served);
     }
 
     private static int IndexOfIn(List<KeyTerm> equalities)
@@ -243,14 +259,21 @@ internal static class Planner
     }
 
     /// <summary>
-    /// True when reading along <paramref name="keys"/> yields the ORDER BY order: the ORDER BY columns follow the key
+    /// Whether reading along <paramref name="keys"/> yields the ORDER BY order: the ORDER BY columns follow the key
     /// columns from the first one that is not pinned to one value (ORDER BY columns pinned by an equality may appear
-    /// anywhere), in the key's direction, with the default NULL placement and the key's collation; for a rowid table
-    /// the rowid follows the index columns.
+    /// anywhere), each in the key's direction (a forward walk) or each against it (a backward walk, as SQLite walks a
+    /// b-tree backwards for ORDER BY … DESC over an ascending key), with the direction's default NULL placement
+    /// (NULLs sort low, so a walk in either direction puts them where the ORDER BY term puts them by default) and the
+    /// key's collation; for a rowid table the rowid follows the index columns. Mixed directions need a sort.
+    /// <paramref name="leading"/> is the direction that serves the leading ORDER BY terms (all of them, or a first
+    /// part, or all but a NULL placement), None when not even the first is served; <paramref name="served"/> counts
+    /// the leading terms served.
     /// </summary>
-    private static bool ProvidesOrder(QueryIntent q, List<KeyColumn> keys, List<KeyTerm> equalities, int firstFree)
+    private static KeyOrder ProvidesOrder(QueryIntent q, List<KeyColumn> keys, List<KeyTerm> equalities, int firstFree, out KeyOrder leading, out int served)
     {
-        if (q.OrderBy.Count == 0 || q.Aggregation is not null || q.Source is not TableSource table) return false;
+        leading = KeyOrder.None;
+        served = 0;
+        if (q.OrderBy.Count == 0 || q.Aggregation is not null || q.Source is not TableSource table) return KeyOrder.None;
         var pinned = new HashSet<int>();
         for (int i = 0; i < equalities.Count; i++)
             if (!equalities[i].IsIn) pinned.Add(keys[i].SourceColumn);
@@ -261,19 +284,33 @@ internal static class Planner
             sequence.Add(new KeyColumn(SourceColumn.RowId, Collation.Binary, false));
 
         int at = 0;
+        var direction = KeyOrder.None;
         foreach (var term in q.OrderBy)
         {
             var expr = q.Projections[term.Projection].Expr;
-            if (PredicateTerms.ColumnOf(expr, q.Frame) is not { } column) return false;
-            if (pinned.Contains(column)) continue;
-            if (at >= sequence.Count) return false;
+            if (PredicateTerms.ColumnOf(expr, q.Frame) is not { } column) return KeyOrder.None;
+            if (pinned.Contains(column))
+            {
+                served++;
+                continue;
+            }
+            if (at >= sequence.Count) return KeyOrder.None;
             var key = sequence[at++];
-            if (key.SourceColumn != column || key.Descending != term.Descending || term.NullsFirst == term.Descending) return false;
-            if (column != SourceColumn.RowId && key.Collation != term.Collation) return false;
+            if (key.SourceColumn != column) return KeyOrder.None;
+            if (column != SourceColumn.RowId && key.Collation != term.Collation) return KeyOrder.None;
+            var wanted = key.Descending == term.Descending ? KeyOrder.Forward : KeyOrder.Backward;
+            if (direction != KeyOrder.None && direction != wanted) return KeyOrder.None;
+            leading = wanted;
+            // NULLS FIRST on a descending walk (or LAST on an ascending one) moves the NULLs to the other end:
+            // SQLite walks in this direction all the same, and a stable sort keeps both parts in walk order.
+            if (term.NullsFirst == term.Descending) return KeyOrder.None;
+            direction = wanted;
+            served++;
             // The rowid is unique: nothing after it can matter.
-            if (column == SourceColumn.RowId) return true;
+            if (column == SourceColumn.RowId) break;
         }
-        return true;
+        // Every ORDER BY column pinned: any walk gives the order, and the forward one is SQLite's.
+        return direction == KeyOrder.None ? KeyOrder.Forward : direction;
     }
 
     private static List<KeyColumn>? PrimaryKeyColumns(SharcTable t)
@@ -339,13 +376,13 @@ internal static class Planner
 
     // ---- descriptions ------------------------------------------------------------------------------------------
 
-    internal static string SortNote(QueryIntent q, bool ordered)
+    internal static string SortNote(QueryIntent q, bool ordered, bool backward = false)
     {
         var sb = new StringBuilder();
         if (q.Aggregation is { Keys.Count: > 0 }) sb.Append("; USE HASH TABLE FOR GROUP BY");
         if (q.Distinct) sb.Append("; USE HASH TABLE FOR DISTINCT");
         if (q.OrderBy.Count > 0)
-            sb.Append(ordered ? "; ORDER BY FROM INDEX ORDER" : q.Limit is not null ? "; USE TOP-N HEAP FOR ORDER BY" : "; USE SORT FOR ORDER BY");
+            sb.Append(ordered ? backward ? "; ORDER BY FROM INDEX ORDER, WALKED BACKWARD" : "; ORDER BY FROM INDEX ORDER" : q.Limit is not null ? "; USE TOP-N HEAP FOR ORDER BY" : "; USE SORT FOR ORDER BY");
         return sb.ToString();
     }
 

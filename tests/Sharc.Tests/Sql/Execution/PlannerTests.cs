@@ -67,6 +67,11 @@ public sealed class PlannerTests(MixedDatabaseFixture fixture) : IClassFixture<M
     [InlineData("SELECT id, s FROM t ORDER BY s LIMIT 5", "SCAN t USING COVERING INDEX t_s; ORDER BY FROM INDEX ORDER")]
     [InlineData("SELECT k FROM kv ORDER BY k", "SCAN kv; ORDER BY FROM INDEX ORDER")]
     [InlineData("SELECT id FROM t WHERE id IN (30, 10, 20) ORDER BY id", "SEARCH t USING INTEGER PRIMARY KEY (rowid IN (…)); ORDER BY FROM INDEX ORDER")]
+    [InlineData("SELECT id FROM t ORDER BY id DESC", "SCAN t; ORDER BY FROM INDEX ORDER, WALKED BACKWARD")]
+    [InlineData("SELECT id, i FROM t ORDER BY i DESC", "SCAN t USING COVERING INDEX t_i; ORDER BY FROM INDEX ORDER, WALKED BACKWARD")]
+    [InlineData("SELECT id, r FROM t WHERE r > 0 ORDER BY r", "SEARCH t USING COVERING INDEX t_r (r>?); ORDER BY FROM INDEX ORDER, WALKED BACKWARD")]
+    [InlineData("SELECT id, c FROM t WHERE i = 3 ORDER BY c DESC", "SEARCH t USING COVERING INDEX t_ic (i=?); ORDER BY FROM INDEX ORDER, WALKED BACKWARD")]
+    [InlineData("SELECT k FROM kv WHERE k < 'm' ORDER BY k DESC", "SEARCH kv USING PRIMARY KEY (k<?); ORDER BY FROM INDEX ORDER, WALKED BACKWARD")]
     public void Takes_the_order_from_the_index_instead_of_sorting(string sql, string plan)
     {
         Plan(sql).Should().Be(plan);
@@ -78,7 +83,6 @@ public sealed class PlannerTests(MixedDatabaseFixture fixture) : IClassFixture<M
     [InlineData("SELECT id, c FROM t WHERE i = 3 ORDER BY c COLLATE BINARY, id")]
     [InlineData("SELECT id, i FROM t WHERE i > 2 ORDER BY i NULLS LAST, id")]
     [InlineData("SELECT id, r FROM t WHERE r > 0 ORDER BY r, id")]
-    [InlineData("SELECT id FROM t ORDER BY id DESC")]
     public void Sorts_when_the_index_order_is_not_the_one_asked_for(string sql)
     {
         Plan(sql).Should().Contain("USE SORT FOR ORDER BY");

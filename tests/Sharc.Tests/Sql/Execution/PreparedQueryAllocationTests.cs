@@ -121,4 +121,29 @@ public sealed class PreparedQueryAllocationTests
         allocated.Should().Be(0);
         rows.Should().BeGreaterThan(0);
     }
+
+    [Theory]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
+    public void A_backward_index_walk_with_limit_allocates_nothing(string kind, string encoding)
+    {
+        using var dir = new TempDir();
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 3000));
+        // Top-N without a sort: the index is walked from its last entry, through the table for each row.
+        using var query = db.Prepare("SELECT id, name, age FROM users WHERE age < ?1 ORDER BY age DESC LIMIT 10");
+        db.Explain(query.Sql).Should().Contain("USING INDEX users_age").And.Contain("WALKED BACKWARD");
+        using var top = db.Prepare("SELECT id, age FROM users ORDER BY age DESC LIMIT 10");
+        db.Explain(top.Sql).Should().Contain("SCAN users USING COVERING INDEX users_age").And.Contain("WALKED BACKWARD");
+        var rng = new Random(6);
+        long rows = 0;
+        long allocated = AllocationFixture.Measure(() =>
+        {
+            query.Bind(1, (long)rng.Next(0, 90));
+            var r = query.Execute();
+            while (r.Read()) rows += r.GetInt64(2) >= 0 ? 1 : 0;
+            var t = top.Execute();
+            while (t.Read()) rows += t.GetInt64(1) >= 0 ? 1 : 0;
+        }, 500);
+        allocated.Should().Be(0);
+        rows.Should().BeGreaterThan(0);
+    }
 }
