@@ -15,9 +15,9 @@ internal static class DateTimeFunctions
     {
         // Not deterministic: 'now', 'localtime' and 'utc' depend on the clock and the machine, and the engine has
         // no per-argument notion of determinism to tell date('now') from date(col).
-        yield return new ScalarFunction("date", 0, -1, Date, deterministic: false);
-        yield return new ScalarFunction("time", 0, -1, Time, deterministic: false);
-        yield return new ScalarFunction("datetime", 0, -1, DateTime, deterministic: false);
+        yield return new ScalarFunction("date", 0, -1, (a, c) => Date(a, c, "date"), deterministic: false);
+        yield return new ScalarFunction("time", 0, -1, (a, c) => Time(a, c, "time"), deterministic: false);
+        yield return new ScalarFunction("datetime", 0, -1, (a, c) => DateTime(a, c, "datetime"), deterministic: false);
         yield return new ScalarFunction("julianday", 0, -1, JulianDay, deterministic: false);
         yield return new ScalarFunction("unixepoch", 0, -1, UnixEpoch, deterministic: false);
         yield return new ScalarFunction("strftime", 0, -1, Strftime, deterministic: false);
@@ -25,11 +25,12 @@ internal static class DateTimeFunctions
     }
 
     /// <summary>Parses the time value and applies the modifiers; false when any of them is invalid (result NULL).</summary>
-    public static bool TryRead(ReadOnlySpan<SqlValue> args, FunctionContext ctx, out DateTimeValue p)
+    public static bool TryRead(ReadOnlySpan<SqlValue> args, FunctionContext ctx, string name, out DateTimeValue p)
     {
         p = default;
         if (args.Length == 0)
         {
+            NotPure(ctx, name);
             p.SetNow(ctx.NowJulianMs);
             return p.ValidJd;
         }
@@ -39,14 +40,14 @@ internal static class DateTimeFunctions
         else
         {
             if (first.IsNull) return false;
-            bool bad = p.ParseTimeValue(CString(first, buffer, out var rented), ctx.NowJulianMs);
+            bool bad = p.ParseTimeValue(CString(first, buffer, out var rented), ctx, name);
             Return(rented);
             if (bad) return false;
         }
         for (int i = 1; i < args.Length; i++)
         {
             if (args[i].IsNull) return false;
-            bool ok = DateTimeModifiers.Apply(CString(args[i], buffer, out var r), ref p, i);
+            bool ok = DateTimeModifiers.Apply(CString(args[i], buffer, out var r), ref p, i, ctx, name);
             Return(r);
             if (!ok) return false;
         }
@@ -55,6 +56,12 @@ internal static class DateTimeFunctions
         // A lone YYYY-MM-DD past its month's end (2023-02-31) is shown normalized, so recompute the fields.
         if (args.Length == 1 && p.ValidYmd && p.D > 28) p.ValidYmd = false;
         return true;
+    }
+
+    /// <summary>Refuses a reading of the clock or the time zone where the expression must be deterministic.</summary>
+    internal static void NotPure(FunctionContext ctx, string name)
+    {
+        if (ctx.PureContext is { } where) SqlErrors.Throw("non-deterministic use of " + name + "() in " + where);
     }
 
     /// <summary>The argument's text as SQLite's C string would read it: up to the first NUL, then a NUL.</summary>
@@ -80,25 +87,25 @@ internal static class DateTimeFunctions
         if (rented is not null) ArrayPool<byte>.Shared.Return(rented);
     }
 
-    public static SqlValue Date(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
+    public static SqlValue Date(ReadOnlySpan<SqlValue> args, FunctionContext ctx, string name)
     {
-        if (!TryRead(args, ctx, out var p)) return SqlValue.Null;
+        if (!TryRead(args, ctx, name, out var p)) return SqlValue.Null;
         p.ComputeYmd();
         Span<byte> b = stackalloc byte[16];
         return SqlValue.CopyText(b[..WriteDate(b, p)]);
     }
 
-    public static SqlValue Time(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
+    public static SqlValue Time(ReadOnlySpan<SqlValue> args, FunctionContext ctx, string name)
     {
-        if (!TryRead(args, ctx, out var p)) return SqlValue.Null;
+        if (!TryRead(args, ctx, name, out var p)) return SqlValue.Null;
         p.ComputeHms();
         Span<byte> b = stackalloc byte[16];
         return SqlValue.CopyText(b[..WriteTime(b, p)]);
     }
 
-    public static SqlValue DateTime(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
+    public static SqlValue DateTime(ReadOnlySpan<SqlValue> args, FunctionContext ctx, string name)
     {
-        if (!TryRead(args, ctx, out var p)) return SqlValue.Null;
+        if (!TryRead(args, ctx, name, out var p)) return SqlValue.Null;
         p.ComputeYmdHms();
         Span<byte> b = stackalloc byte[32];
         int n = WriteDate(b, p);
@@ -156,11 +163,11 @@ internal static class DateTimeFunctions
     }
 
     public static SqlValue JulianDay(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
-        => TryRead(args, ctx, out var p) ? SqlValue.Real(p.Jd / 86400000.0) : SqlValue.Null;
+        => TryRead(args, ctx, "julianday", out var p) ? SqlValue.Real(p.Jd / 86400000.0) : SqlValue.Null;
 
     public static SqlValue UnixEpoch(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
     {
-        if (!TryRead(args, ctx, out var p)) return SqlValue.Null;
+        if (!TryRead(args, ctx, "unixepoch", out var p)) return SqlValue.Null;
         return p.UseSubsec
             ? SqlValue.Real((p.Jd - DateTimeValue.UnixEpochJd) / 1000.0)
             : SqlValue.Integer(p.Jd / 1000 - DateTimeValue.UnixEpochJd / 1000);
@@ -169,7 +176,7 @@ internal static class DateTimeFunctions
     public static SqlValue Strftime(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
     {
         if (args.Length == 0 || args[0].IsNull) return SqlValue.Null;
-        if (!TryRead(args[1..], ctx, out var x)) return SqlValue.Null;
+        if (!TryRead(args[1..], ctx, "strftime", out var x)) return SqlValue.Null;
         x.ComputeJd();
         x.ComputeYmdHms();
         Span<byte> numberBuffer = stackalloc byte[SqlValue.NumberTextMax];
@@ -284,7 +291,7 @@ internal static class DateTimeFunctions
 
     public static SqlValue TimeDiff(ReadOnlySpan<SqlValue> args, FunctionContext ctx)
     {
-        if (!TryRead(args[..1], ctx, out var d1) || !TryRead(args[1..2], ctx, out var d2)) return SqlValue.Null;
+        if (!TryRead(args[..1], ctx, "timediff", out var d1) || !TryRead(args[1..2], ctx, "timediff", out var d2)) return SqlValue.Null;
         d1.ComputeYmdHms();
         d2.ComputeYmdHms();
         byte sign;

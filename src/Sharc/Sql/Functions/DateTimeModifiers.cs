@@ -25,7 +25,7 @@ internal static class DateTimeModifiers
     /// (1 for the first modifier), since 'auto', 'julianday' and 'unixepoch' only reinterpret a number right after it.
     /// False when the modifier is not valid here, which makes the whole call NULL.
     /// </summary>
-    public static bool Apply(ReadOnlySpan<byte> z, ref DateTimeValue p, int index)
+    public static bool Apply(ReadOnlySpan<byte> z, ref DateTimeValue p, int index, FunctionContext ctx, string name)
     {
         switch (z[0] is >= (byte)'A' and <= (byte)'Z' ? (char)(z[0] + 32) : (char)z[0])
         {
@@ -72,6 +72,7 @@ internal static class DateTimeModifiers
                 return false;
             case 'l':
                 if (!DateTimeValue.Is(z, 0, "localtime")) return false;
+                DateTimeFunctions.NotPure(ctx, name);
                 if (!p.IsLocal) ToLocalTime(ref p);
                 p.IsUtc = false;
                 p.IsLocal = true;
@@ -93,6 +94,7 @@ internal static class DateTimeModifiers
                 }
                 if (DateTimeValue.Is(z, 0, "utc"))
                 {
+                    DateTimeFunctions.NotPure(ctx, name);
                     if (!p.IsUtc) ToUtc(ref p);
                     return true;
                 }

@@ -326,7 +326,7 @@ internal struct DateTimeValue
     }
 
     /// <summary>The first argument as text. True on failure.</summary>
-    public bool ParseTimeValue(ReadOnlySpan<byte> z, long nowJd)
+    public bool ParseTimeValue(ReadOnlySpan<byte> z, FunctionContext ctx, string name)
     {
         if (!ParseYyyyMmDd(z)) return false;
         this = default;
@@ -334,7 +334,8 @@ internal struct DateTimeValue
         this = default;
         if (Is(z, 0, "now"))
         {
-            SetNow(nowJd);
+            DateTimeFunctions.NotPure(ctx, name);
+            SetNow(ctx.NowJulianMs);
             return !ValidJd;
         }
         if (SqlRealParser.Parse(z[..Length(z)], out double r) > 0)
@@ -344,8 +345,9 @@ internal struct DateTimeValue
         }
         if (Is(z, 0, "subsec") || Is(z, 0, "subsecond"))
         {
+            DateTimeFunctions.NotPure(ctx, name);
             UseSubsec = true;
-            SetNow(nowJd);
+            SetNow(ctx.NowJulianMs);
             return !ValidJd;
         }
         return true;

@@ -27,6 +27,9 @@ internal readonly struct FunctionContext
         _clock = clock;
     }
 
+    /// <summary>Where the call must be deterministic (see <see cref="StatementClock.PureContext"/>), or null.</summary>
+    public string? PureContext => _clock?.PureContext;
+
     /// <summary>'now' as a julian day in milliseconds: the statement's clock, or the system clock without one.</summary>
     public long NowJulianMs => _clock?.NowJulianMs ?? StatementClock.ReadSystemClock();
 
@@ -47,6 +50,12 @@ internal sealed class StatementClock
 
     /// <summary>The held moment as a julian day in milliseconds.</summary>
     public long NowJulianMs => _now != 0 ? _now : _now = ReadSystemClock();
+
+    /// <summary>
+    /// Set while evaluating a CHECK constraint, generated column or index expression ("a CHECK constraint" …):
+    /// SQLite refuses what depends on the clock or the machine there.
+    /// </summary>
+    public string? PureContext { get; set; }
 
     /// <summary>Forgets the held moment; the next read takes a new one.</summary>
     public void Reset() => _now = 0;

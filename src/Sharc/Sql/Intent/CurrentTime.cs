@@ -9,9 +9,9 @@ namespace Sharc.Sql.Intent;
 /// </summary>
 internal static class CurrentTime
 {
-    private static readonly ScalarFunction Time = new("current_time", 0, 0, DateTimeFunctions.Time, deterministic: false);
-    private static readonly ScalarFunction Date = new("current_date", 0, 0, DateTimeFunctions.Date, deterministic: false);
-    private static readonly ScalarFunction Timestamp = new("current_timestamp", 0, 0, DateTimeFunctions.DateTime, deterministic: false);
+    private static readonly ScalarFunction Time = new("current_time", 0, 0, (a, c) => DateTimeFunctions.Time(a, c, "current_time"), deterministic: false);
+    private static readonly ScalarFunction Date = new("current_date", 0, 0, (a, c) => DateTimeFunctions.Date(a, c, "current_date"), deterministic: false);
+    private static readonly ScalarFunction Timestamp = new("current_timestamp", 0, 0, (a, c) => DateTimeFunctions.DateTime(a, c, "current_timestamp"), deterministic: false);
 
     public static ScalarFunction For(SqlCurrentTimeKind kind) => kind switch
     {

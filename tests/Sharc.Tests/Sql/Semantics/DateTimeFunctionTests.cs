@@ -342,6 +342,57 @@ public class DateTimeFunctionTests : IClassFixture<OracleFixture>
     }
 
     [Fact]
+    public void ClockAndTimeZoneAreRefusedWhereSqliteRequiresDeterminism()
+    {
+        string[] setup =
+        [
+            "CREATE TABLE c(a, CHECK (a < date('now', '+1 day')))",
+            "CREATE TABLE g(a, b AS (datetime(a, 'localtime')))",
+            "CREATE TABLE x(a)",
+            "CREATE INDEX xi ON x(julianday(a, 'utc'))",
+            "CREATE TABLE p(a)",
+            "CREATE INDEX pi ON p(a) WHERE a < datetime('now')",
+            "CREATE TABLE ok(a, b AS (date(a, '+1 day')), CHECK (a > '2000'))",
+            "CREATE INDEX oki ON ok(strftime('%Y', a))",
+        ];
+        string[] statements =
+        [
+            "INSERT INTO c VALUES ('2000-01-01')",
+            "INSERT INTO g(a) VALUES ('2000-01-01')",
+            "INSERT INTO x VALUES ('2000-01-01')",
+            "INSERT INTO p VALUES ('2000-01-01')",
+            "INSERT INTO ok(a) VALUES ('2024-01-31')",
+            "INSERT INTO c VALUES (NULL)",
+        ];
+        using var q = new Sharc.Tests.Sql.Execution.QueryOracle(setup);
+        using var sqlite = Sharc.Tests.Infrastructure.Oracle.Open(q.Path);
+        foreach (var sql in statements)
+        {
+            string expected, actual;
+            try
+            {
+                Sharc.Tests.Infrastructure.Oracle.Exec(sqlite, sql);
+                expected = "ok";
+            }
+            catch (Microsoft.Data.Sqlite.SqliteException e)
+            {
+                expected = SemanticsOracle.ErrorText(e);
+            }
+            try
+            {
+                using var db = SharcDatabase.Open(q.Path, new SharcOpenOptions { Writable = true });
+                db.Execute(sql);
+                actual = "ok";
+            }
+            catch (SharcException e)
+            {
+                actual = e.Message;
+            }
+            actual.Should().Be(expected, sql);
+        }
+    }
+
+    [Fact]
     public void DateFunctionsThroughTheSqllogictestRunner()
     {
         const string script = """
