@@ -56,6 +56,10 @@ internal sealed partial class TableWriter
         }
         if (texts.Count == 0) return;
         _computed = RowExpressions.Compile(_db, texts, new RowBinding(_table.Name, _table));
+        var pure = new string?[texts.Count];
+        for (int i = 0; i < pure.Length; i++)
+            pure[i] = i < _checkFirst ? "a generated column" : i < _checkFirst + _checkCount ? "a CHECK constraint" : "an index";
+        _computed.PureContexts = pure;
         _sqlRow = new SqlValue[_fieldCount];
         foreach (var ix in _indexes)
         {

@@ -34,6 +34,13 @@ internal sealed class ExecContext
     /// <summary>The random source of random() and randomblob() for this execution.</summary>
     public SqlRandom? Random { get; set; }
 
+    /// <summary>The moment 'now' means for this execution.</summary>
+    public StatementClock Clock { get; } = new();
+
     /// <summary>Starts a new execution.</summary>
-    public void NextGeneration() => Generation = Generation == int.MaxValue ? 1 : Generation + 1;
+    public void NextGeneration()
+    {
+        Generation = Generation == int.MaxValue ? 1 : Generation + 1;
+        Clock.Reset();
+    }
 }

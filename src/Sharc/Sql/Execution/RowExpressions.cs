@@ -84,14 +84,26 @@ internal sealed class RowExpressions : IDisposable
         _context.NextGeneration();
     }
 
+    /// <summary>
+    /// Per expression, the schema context whose expressions SQLite requires to be deterministic ("a CHECK
+    /// constraint", "a generated column", "an index"), or null; 'now', 'localtime' and 'utc' fail there.
+    /// </summary>
+    public string?[]? PureContexts { get; set; }
+
+    private ExecContext For(int index)
+    {
+        _context.Clock.PureContext = PureContexts?[index];
+        return _context;
+    }
+
     /// <summary>The value of expression <paramref name="index"/> on the current rows (text and blobs may be borrowed).</summary>
-    public SqlValue Evaluate(int index) => _evaluators[index].Evaluate(_context);
+    public SqlValue Evaluate(int index) => _evaluators[index].Evaluate(For(index));
 
     /// <summary>True when the expression is true: what admits a row to a partial index or a WHERE.</summary>
-    public bool IsTrue(int index) => _evaluators[index].Truth(_context) == true;
+    public bool IsTrue(int index) => _evaluators[index].Truth(For(index)) == true;
 
     /// <summary>True when the expression is false: a CHECK constraint fails only then (NULL passes).</summary>
-    public bool IsFalse(int index) => _evaluators[index].Truth(_context) == false;
+    public bool IsFalse(int index) => _evaluators[index].Truth(For(index)) == false;
 
     /// <summary>The collation SQLite gives the expression's value (an index on the expression sorts by it).</summary>
     public Collation CollationOf(int index) => CollationRules.Of(_intents[index]) ?? Collation.Binary;

@@ -14,19 +14,54 @@ internal delegate SqlValue ScalarFunctionBody(ReadOnlySpan<SqlValue> args, Funct
 internal readonly struct FunctionContext
 {
     private readonly SqlRandom? _random;
+    private readonly StatementClock? _clock;
 
-    /// <summary>A context with a collation and, optionally, a random source (seed one for reproducible results).</summary>
-    public FunctionContext(Collation collation, SqlRandom? random = null)
+    /// <summary>
+    /// A context with a collation and, optionally, a random source (seed one for reproducible results) and the
+    /// clock of the running statement.
+    /// </summary>
+    public FunctionContext(Collation collation, SqlRandom? random = null, StatementClock? clock = null)
     {
         Collation = collation;
         _random = random;
+        _clock = clock;
     }
+
+    /// <summary>Where the call must be deterministic (see <see cref="StatementClock.PureContext"/>), or null.</summary>
+    public string? PureContext => _clock?.PureContext;
+
+    /// <summary>'now' as a julian day in milliseconds: the statement's clock, or the system clock without one.</summary>
+    public long NowJulianMs => _clock?.NowJulianMs ?? StatementClock.ReadSystemClock();
 
     /// <summary>The collation of the call.</summary>
     public Collation Collation { get; }
 
     /// <summary>The random source of random() and randomblob().</summary>
     public SqlRandom Random => _random ?? SqlRandom.ForThread;
+}
+
+/// <summary>
+/// The time 'now' and CURRENT_TIMESTAMP read: taken from the UTC system clock on first use and then held until
+/// <see cref="Reset"/>, so every call in one execution of a statement sees the same moment, as in SQLite.
+/// </summary>
+internal sealed class StatementClock
+{
+    private long _now;
+
+    /// <summary>The held moment as a julian day in milliseconds.</summary>
+    public long NowJulianMs => _now != 0 ? _now : _now = ReadSystemClock();
+
+    /// <summary>
+    /// Set while evaluating a CHECK constraint, generated column or index expression ("a CHECK constraint" …):
+    /// SQLite refuses what depends on the clock or the machine there.
+    /// </summary>
+    public string? PureContext { get; set; }
+
+    /// <summary>Forgets the held moment; the next read takes a new one.</summary>
+    public void Reset() => _now = 0;
+
+    /// <summary>The UTC system clock as a julian day in milliseconds.</summary>
+    public static long ReadSystemClock() => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + DateTimeValue.UnixEpochJd;
 }
 
 /// <summary>

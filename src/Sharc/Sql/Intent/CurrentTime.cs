@@ -1,16 +1,17 @@
-using System.Globalization;
 using Sharc.Sql.Ast;
 using Sharc.Sql.Functions;
-using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Intent;
 
-/// <summary>CURRENT_TIME, CURRENT_DATE and CURRENT_TIMESTAMP: the UTC clock, formatted as SQLite formats it.</summary>
+/// <summary>
+/// CURRENT_TIME, CURRENT_DATE and CURRENT_TIMESTAMP: time('now'), date('now') and datetime('now'), so they read the
+/// statement's clock and agree with those functions within one execution.
+/// </summary>
 internal static class CurrentTime
 {
-    private static readonly ScalarFunction Time = Make("current_time", "HH:mm:ss");
-    private static readonly ScalarFunction Date = Make("current_date", "yyyy-MM-dd");
-    private static readonly ScalarFunction Timestamp = Make("current_timestamp", "yyyy-MM-dd HH:mm:ss");
+    private static readonly ScalarFunction Time = new("current_time", 0, 0, (a, c) => DateTimeFunctions.Time(a, c, "current_time"), deterministic: false);
+    private static readonly ScalarFunction Date = new("current_date", 0, 0, (a, c) => DateTimeFunctions.Date(a, c, "current_date"), deterministic: false);
+    private static readonly ScalarFunction Timestamp = new("current_timestamp", 0, 0, (a, c) => DateTimeFunctions.DateTime(a, c, "current_timestamp"), deterministic: false);
 
     public static ScalarFunction For(SqlCurrentTimeKind kind) => kind switch
     {
@@ -18,7 +19,4 @@ internal static class CurrentTime
         SqlCurrentTimeKind.Date => Date,
         _ => Timestamp,
     };
-
-    private static ScalarFunction Make(string name, string format)
-        => new(name, 0, 0, (_, _) => SqlValue.Text(DateTime.UtcNow.ToString(format, CultureInfo.InvariantCulture)), deterministic: false);
 }
