@@ -174,8 +174,9 @@ internal sealed class DmlInsert : IDisposable
     /// <summary>Table column ordinal of each value (-1 for the rowid named "rowid", "oid" or "_rowid_").</summary>
     private static int[] TargetColumns(string sql, SqlInsertStatement insert, SharcTable table)
     {
+        // Without a column list the values fill the columns that can be written: generated ones are skipped, as in SQLite.
         if (insert.Columns.Count == 0)
-            return [.. table.Columns.Where(c => !c.IsHidden).Select(c => c.Ordinal)];
+            return [.. table.Columns.Where(c => !c.IsHidden && c.Generated == SharcGeneratedKind.None).Select(c => c.Ordinal)];
         var targets = new int[insert.Columns.Count];
         for (int i = 0; i < targets.Length; i++)
         {

@@ -17,6 +17,17 @@ public class InsertTests
     }
 
     [Fact]
+    public void Insert_without_a_column_list_skips_generated_columns_as_sqlite()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE g(a, b AS (a * 2), c, d AS (c + 1) STORED)");
+        o.Ok("INSERT INTO g VALUES (1, 5), (2, 'x')").Changes.Should().Be(2);
+        o.Ok("INSERT INTO g SELECT a + 10, c FROM g");
+        o.Both("INSERT INTO g VALUES (1, 2, 3)").Error.Should().Be("table g has 2 columns but 3 values were supplied");
+        o.AssertSameContents();
+    }
+
+    [Fact]
     public void Insert_select_and_default_values_fill_the_table_as_sqlite()
     {
         using var o = new WriteOracle();
