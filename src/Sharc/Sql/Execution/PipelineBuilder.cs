@@ -115,7 +115,7 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             case ExistsExpr x:
                 return new ExistsNode(Build(x.Query), IntentAnalysis.IsCorrelated(x.Query));
             case ScalarSubqueryExpr s:
-                return new ScalarSubqueryNode(Build(s.Query), IntentAnalysis.IsCorrelated(s.Query));
+                return new ScalarSubqueryNode(Build(s.Query), IntentAnalysis.IsCorrelated(s.Query), s.Column);
             case CaseExpr c:
                 return new CaseNode(
                     c.Operand is null ? null : Compile(c.Operand),

@@ -20,7 +20,7 @@ internal abstract class SubqueryNode(QueryPipeline pipeline, bool correlated) : 
 }
 
 /// <summary>(SELECT …): the first column of the first row, NULL when there is none.</summary>
-internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated) : SubqueryNode(pipeline, correlated)
+internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated, int column = 0) : SubqueryNode(pipeline, correlated)
 {
     // The answer outlives the subquery's row, so its bytes are copied; the buffer is reused between evaluations.
     private readonly ValueArena _arena = new();
@@ -33,7 +33,7 @@ internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated
         try
         {
             _arena.Reset();
-            _value = Pipeline.MoveNext(ctx) ? Copy(Pipeline.Current[0]) : SqlValue.Null;
+            _value = Pipeline.MoveNext(ctx) ? Copy(Pipeline.Current[column]) : SqlValue.Null;
         }
         finally
         {

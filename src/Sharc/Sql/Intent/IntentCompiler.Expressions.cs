@@ -131,6 +131,15 @@ internal sealed partial class IntentCompiler
             }
             case SqlRowValueExpr r:
                 throw Error("row value misused", r.Start);
+            case SqlRowElementExpr el:
+            {
+                // Each assigned column reads the subquery on its own: the same row unless the subquery is not
+                // deterministic.
+                var q = CompileSelect(el.Query, scope);
+                if (q.VisibleCount != el.Width)
+                    throw Error(string.Create(CultureInfo.InvariantCulture, $"{el.Width} columns assigned {q.VisibleCount} values"), el.Start);
+                return new ScalarSubqueryExpr(q) { Column = el.Column, Affinity = ColumnValueExpr(q, el.Column).Affinity, Offset = e.Start };
+            }
             case SqlFunctionExpr f:
                 return Function(f, scope, clause);
             case SqlRaiseExpr r:
