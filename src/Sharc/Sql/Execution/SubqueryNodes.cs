@@ -222,6 +222,8 @@ internal sealed class RowInSubqueryNode : SubqueryNode
     private readonly Collation[] _collations;
     private readonly SqlValue[] _probe;
     private readonly List<SqlValue[]> _rows = [];
+    private readonly ValueArena _arena = new();
+    private int _used;
 
     public RowInSubqueryNode(bool not, Evaluator[] left, QueryPipeline pipeline, bool correlated, SqlAffinity[] affinities, Collation[] collations)
         : base(pipeline, correlated)
@@ -240,9 +242,9 @@ internal sealed class RowInSubqueryNode : SubqueryNode
         for (int i = 0; i < _probe.Length; i++) _probe[i] = SqlAffinities.ApplyForStorage(_left[i].Evaluate(ctx), _affinities[i]);
         if (!Cached(ctx)) Load(ctx);
         bool? r = false;
-        if (_rows.Count > 0)
+        for (int k = 0; k < _used; k++)
         {
-            foreach (var row in _rows)
+            var row = _rows[k];
             {
                 bool? match = true;
                 for (int i = 0; i < row.Length; i++)
@@ -267,15 +269,26 @@ internal sealed class RowInSubqueryNode : SubqueryNode
 
     private void Load(ExecContext ctx)
     {
-        _rows.Clear();
+        // Row arrays and the bytes of text and blobs are kept between runs, so a run allocates only to grow them.
+        _used = 0;
+        _arena.Reset();
         Pipeline.Open(ctx);
         try
         {
             while (Pipeline.MoveNext(ctx))
             {
-                var row = new SqlValue[_probe.Length];
-                for (int i = 0; i < row.Length; i++) row[i] = SqlAffinities.ApplyForStorage(Pipeline.Current[i], _affinities[i]).ToOwned();
-                _rows.Add(row);
+                if (_used == _rows.Count) _rows.Add(new SqlValue[_probe.Length]);
+                var row = _rows[_used++];
+                for (int i = 0; i < row.Length; i++)
+                {
+                    var v = SqlAffinities.ApplyForStorage(Pipeline.Current[i], _affinities[i]);
+                    row[i] = v.Type switch
+                    {
+                        SharcColumnType.Text => _arena.Text(v.Bytes),
+                        SharcColumnType.Blob => _arena.Blob(v.Bytes),
+                        _ => v,
+                    };
+                }
             }
         }
         finally

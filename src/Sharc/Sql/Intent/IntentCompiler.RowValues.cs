@@ -46,13 +46,15 @@ internal sealed partial class IntentCompiler
 
     /// <summary>
     /// What SQLite compares an element with: a subquery's element is its result expression (of the last arm of a
-    /// compound), whose affinity and explicit COLLATE count.
+    /// compound or row of a VALUES), whose affinity and explicit COLLATE count.
     /// </summary>
     private static IntentExpr ComparedAs(IntentExpr element) => element is ScalarSubqueryExpr { RowElement: true } s ? ColumnValueExpr(s.Query, s.Column) : element;
 
     private static IntentExpr ColumnValueExpr(QueryIntent q, int column) => q.Source switch
     {
         CompoundSource c when q.Projections[column].Expr is ColumnExpr col && col.Frame == q.Frame => ColumnValueExpr(c.Arms[^1], column),
+        // SQLite chains a multi-row VALUES with its last row at the head.
+        ValuesSource v when q.Projections[column].Expr is ColumnExpr col && col.Frame == q.Frame => v.Rows[^1][col.Column],
         _ => q.Projections[column].Expr,
     };
 
