@@ -197,6 +197,12 @@ internal sealed record SqlExistsExpr(SqlSelect Query) : SqlExpr;
 /// <summary>A scalar subquery, (SELECT …).</summary>
 internal sealed record SqlSubqueryExpr(SqlSelect Query) : SqlExpr;
 
+/// <summary>
+/// Column <see cref="Column"/> of the first row of a subquery assigned to <see cref="Width"/> columns, as in
+/// UPDATE … SET (a, b) = (SELECT …); built by the statement, not parsed.
+/// </summary>
+internal sealed record SqlRowElementExpr(SqlSelect Query, int Column, int Width) : SqlExpr;
+
 /// <summary>A row value, (a, b, …) with at least two items.</summary>
 internal sealed record SqlRowValueExpr(IReadOnlyList<SqlExpr> Items) : SqlExpr;
 

@@ -264,3 +264,69 @@ internal sealed class FunctionNode(ScalarFunction function, Evaluator[] argument
         return function.Invoke(_args, new FunctionContext(collation, ctx.Random, ctx.Clock));
     }
 }
+
+/// <summary>
+/// A row value comparison, element pairs from the left, each evaluated only when reached (SQLite's
+/// codeVectorBinary): = and IS need every pair equal (a NULL pair leaves = NULL unless a later pair differs);
+/// an ordering is settled by the first pair that is not equal, NULL if that pair holds a NULL.
+/// </summary>
+internal sealed class RowCompareNode(IntentCompareOp op, Evaluator[] left, Evaluator[] right, SqlAffinity[] affinities, Collation[] collations) : Evaluator
+{
+    public override SqlValue Evaluate(ExecContext ctx) => op is IntentCompareOp.Is or IntentCompareOp.IsNot
+        ? SqlValue.Boolean(Truth(ctx) == true)
+        : SqlLogic.FromTruth(Truth(ctx));
+
+    public override bool? Truth(ExecContext ctx)
+    {
+        switch (op)
+        {
+            case IntentCompareOp.Eq: return Equal(ctx);
+            case IntentCompareOp.Ne: return !Equal(ctx);
+            case IntentCompareOp.Is: return Same(ctx);
+            case IntentCompareOp.IsNot: return !Same(ctx);
+        }
+        int last = left.Length - 1;
+        for (int i = 0; ; i++)
+        {
+            var c = Pair(ctx, i);
+            if (c is null) return null;
+            if (c != 0 || i == last)
+                return op switch
+                {
+                    IntentCompareOp.Lt => c < 0,
+                    IntentCompareOp.Le => c <= 0,
+                    IntentCompareOp.Gt => c > 0,
+                    _ => c >= 0,
+                };
+        }
+    }
+
+    private bool? Equal(ExecContext ctx)
+    {
+        bool sawNull = false;
+        for (int i = 0; i < left.Length; i++)
+        {
+            var c = Pair(ctx, i);
+            if (c is null) sawNull = true;
+            else if (c != 0) return false;
+        }
+        return sawNull ? null : true;
+    }
+
+    private bool Same(ExecContext ctx)
+    {
+        for (int i = 0; i < left.Length; i++)
+            if (!SqlCompare.Is(left[i].Evaluate(ctx), right[i].Evaluate(ctx), affinities[i], collations[i])) return false;
+        return true;
+    }
+
+    private int? Pair(ExecContext ctx, int i)
+    {
+        var a = left[i].Evaluate(ctx);
+        var b = right[i].Evaluate(ctx);
+        if (a.Type == SharcColumnType.Integer && b.Type == SharcColumnType.Integer && affinities[i] != SqlAffinity.Text)
+            return a.IntegerValue.CompareTo(b.IntegerValue);
+        if (a.IsNull || b.IsNull) return null;
+        return SqlCompare.CompareWithAffinity(a, b, affinities[i], collations[i]);
+    }
+}

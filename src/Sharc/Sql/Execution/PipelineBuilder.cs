@@ -108,10 +108,14 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
                 return new InListNode(i.Not, Compile(i.Operand), i.Items.Select(Compile).ToArray(), i.Items.All(IsRunConstant), i.CompareAffinity, i.Collation);
             case InSubqueryExpr i:
                 return new InSubqueryNode(i.Not, Compile(i.Operand), Build(i.Query), IntentAnalysis.IsCorrelated(i.Query), i.CompareAffinity, i.Collation, i.SeekCollation);
+            case RowCompareExpr r:
+                return new RowCompareNode(r.Op, RowSide(r.Left), RowSide(r.Right), [.. r.Affinities], [.. r.Collations]);
+            case RowInSubqueryExpr i:
+                return new RowInSubqueryNode(i.Not, RowSide(i.Left), Build(i.Query), IntentAnalysis.IsCorrelated(i.Query), [.. i.Affinities], [.. i.Collations]);
             case ExistsExpr x:
                 return new ExistsNode(Build(x.Query), IntentAnalysis.IsCorrelated(x.Query));
             case ScalarSubqueryExpr s:
-                return new ScalarSubqueryNode(Build(s.Query), IntentAnalysis.IsCorrelated(s.Query));
+                return new ScalarSubqueryNode(Build(s.Query), IntentAnalysis.IsCorrelated(s.Query), s.Column);
             case CaseExpr c:
                 return new CaseNode(
                     c.Operand is null ? null : Compile(c.Operand),
@@ -127,6 +131,21 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             default:
                 throw new InvalidOperationException($"the expression {e.GetType().Name} cannot be executed here");
         }
+    }
+
+    /// <summary>
+    /// The elements of one side of a row value operator; a subquery side reads all its elements from one run.
+    /// </summary>
+    private Evaluator[] RowSide(IReadOnlyList<IntentExpr> items)
+    {
+        if (items[0] is ScalarSubqueryExpr { RowElement: true } first)
+        {
+            var row = new RowSubqueryNode(Build(first.Query), IntentAnalysis.IsCorrelated(first.Query), items.Count);
+            var columns = new Evaluator[items.Count];
+            for (int i = 0; i < columns.Length; i++) columns[i] = new RowSubqueryColumnNode(row, i);
+            return columns;
+        }
+        return items.Select(Compile).ToArray();
     }
 
     private static SqlCompareOp CompareOp(IntentCompareOp op) => op switch
@@ -145,7 +164,7 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
         bool constant = true;
         IntentRewriter.Visit(e, x =>
         {
-            if (x is ColumnExpr or AggregateSlotExpr or InSubqueryExpr or ExistsExpr or ScalarSubqueryExpr or FunctionExpr { Function.IsDeterministic: false })
+            if (x is ColumnExpr or AggregateSlotExpr or InSubqueryExpr or RowInSubqueryExpr or ExistsExpr or ScalarSubqueryExpr or FunctionExpr { Function.IsDeterministic: false })
                 constant = false;
         });
         return constant;

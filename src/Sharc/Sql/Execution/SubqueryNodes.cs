@@ -20,7 +20,7 @@ internal abstract class SubqueryNode(QueryPipeline pipeline, bool correlated) : 
 }
 
 /// <summary>(SELECT …): the first column of the first row, NULL when there is none.</summary>
-internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated) : SubqueryNode(pipeline, correlated)
+internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated, int column = 0) : SubqueryNode(pipeline, correlated)
 {
     // The answer outlives the subquery's row, so its bytes are copied; the buffer is reused between evaluations.
     private readonly ValueArena _arena = new();
@@ -33,7 +33,7 @@ internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated
         try
         {
             _arena.Reset();
-            _value = Pipeline.MoveNext(ctx) ? Copy(Pipeline.Current[0]) : SqlValue.Null;
+            _value = Pipeline.MoveNext(ctx) ? Copy(Pipeline.Current[column]) : SqlValue.Null;
         }
         finally
         {
@@ -144,6 +144,151 @@ internal sealed class InSubqueryNode : SubqueryNode
             {
                 _seek.Clear();
                 foreach (var kept in _values) _seek.Add(kept);
+            }
+        }
+        finally
+        {
+            Pipeline.Close();
+        }
+        MarkCached(ctx);
+    }
+}
+
+/// <summary>
+/// A subquery used as a row value: the columns of its first row, all NULL when there is none. Column 0 is always read
+/// first by the row value operators, so reading it starts a new run (a correlated subquery) or checks the cache.
+/// </summary>
+internal sealed class RowSubqueryNode(QueryPipeline pipeline, bool correlated, int width) : SubqueryNode(pipeline, correlated)
+{
+    private readonly ValueArena _arena = new();
+    private readonly SqlValue[] _row = new SqlValue[width];
+
+    public override SqlValue Evaluate(ExecContext ctx) => Column(ctx, 0);
+
+    public SqlValue Column(ExecContext ctx, int column)
+    {
+        if (column == 0 && !Cached(ctx)) Load(ctx);
+        return _row[column];
+    }
+
+    private void Load(ExecContext ctx)
+    {
+        Pipeline.Open(ctx);
+        try
+        {
+            _arena.Reset();
+            bool any = Pipeline.MoveNext(ctx);
+            for (int i = 0; i < _row.Length; i++)
+            {
+                if (!any)
+                {
+                    _row[i] = SqlValue.Null;
+                    continue;
+                }
+                var v = Pipeline.Current[i];
+                _row[i] = v.Type switch
+                {
+                    SharcColumnType.Text when v.IsBorrowed => _arena.Text(v.Bytes),
+                    SharcColumnType.Blob when v.IsBorrowed => _arena.Blob(v.Bytes),
+                    _ => v,
+                };
+            }
+        }
+        finally
+        {
+            Pipeline.Close();
+        }
+        MarkCached(ctx);
+    }
+}
+
+/// <summary>One element of a <see cref="RowSubqueryNode"/>.</summary>
+internal sealed class RowSubqueryColumnNode(RowSubqueryNode row, int column) : Evaluator
+{
+    public override SqlValue Evaluate(ExecContext ctx) => row.Column(ctx, column);
+}
+
+/// <summary>
+/// (x, y, …) [NOT] IN (SELECT a, b, …). The subquery's rows are kept (per column with the comparison affinity applied,
+/// as SQLite's temporary index stores them) and the left row is compared with each: true on a row that matches in
+/// every column, NULL when none does but one could have (a NULL stands where the others match), false otherwise —
+/// SQLite's answer from its index probe and its NULL scan.
+/// </summary>
+internal sealed class RowInSubqueryNode : SubqueryNode
+{
+    private readonly bool _not;
+    private readonly Evaluator[] _left;
+    private readonly SqlAffinity[] _affinities;
+    private readonly Collation[] _collations;
+    private readonly SqlValue[] _probe;
+    private readonly List<SqlValue[]> _rows = [];
+    private readonly ValueArena _arena = new();
+    private int _used;
+
+    public RowInSubqueryNode(bool not, Evaluator[] left, QueryPipeline pipeline, bool correlated, SqlAffinity[] affinities, Collation[] collations)
+        : base(pipeline, correlated)
+    {
+        _not = not;
+        _left = left;
+        _affinities = affinities;
+        _collations = collations;
+        _probe = new SqlValue[left.Length];
+    }
+
+    public override SqlValue Evaluate(ExecContext ctx) => SqlLogic.FromTruth(Truth(ctx));
+
+    public override bool? Truth(ExecContext ctx)
+    {
+        for (int i = 0; i < _probe.Length; i++) _probe[i] = SqlAffinities.ApplyForStorage(_left[i].Evaluate(ctx), _affinities[i]);
+        if (!Cached(ctx)) Load(ctx);
+        bool? r = false;
+        for (int k = 0; k < _used; k++)
+        {
+            var row = _rows[k];
+            {
+                bool? match = true;
+                for (int i = 0; i < row.Length; i++)
+                {
+                    if (_probe[i].IsNull || row[i].IsNull) match = null;
+                    else if (SqlCompare.Compare(_probe[i], row[i], _collations[i]) != 0)
+                    {
+                        match = false;
+                        break;
+                    }
+                }
+                if (match == true)
+                {
+                    r = true;
+                    break;
+                }
+                if (match is null) r = null;
+            }
+        }
+        return _not ? !r : r;
+    }
+
+    private void Load(ExecContext ctx)
+    {
+        // Row arrays and the bytes of text and blobs are kept between runs, so a run allocates only to grow them.
+        _used = 0;
+        _arena.Reset();
+        Pipeline.Open(ctx);
+        try
+        {
+            while (Pipeline.MoveNext(ctx))
+            {
+                if (_used == _rows.Count) _rows.Add(new SqlValue[_probe.Length]);
+                var row = _rows[_used++];
+                for (int i = 0; i < row.Length; i++)
+                {
+                    var v = SqlAffinities.ApplyForStorage(Pipeline.Current[i], _affinities[i]);
+                    row[i] = v.Type switch
+                    {
+                        SharcColumnType.Text => _arena.Text(v.Bytes),
+                        SharcColumnType.Blob => _arena.Blob(v.Bytes),
+                        _ => v,
+                    };
+                }
             }
         }
         finally

@@ -71,6 +71,10 @@ internal static class CollationRules
                 return i.Operand.HasCollate ? i.Operand : First(i.Items);
             case InSubqueryExpr s:
                 return s.Operand;
+            case RowCompareExpr r:
+                return First(r.Left) ?? First(r.Right);
+            case RowInSubqueryExpr ri:
+                return First(ri.Left);
             case CaseExpr k:
             {
                 if (k.Operand is { HasCollate: true }) return k.Operand;

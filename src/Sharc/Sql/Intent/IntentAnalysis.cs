@@ -71,6 +71,10 @@ internal static class IntentAnalysis
                     Walk(i.Operand, defined, referenced);
                     Frames(i.Query, defined, referenced);
                     return x;
+                case RowInSubqueryExpr ri:
+                    foreach (var l in ri.Left) Walk(l, defined, referenced);
+                    Frames(ri.Query, defined, referenced);
+                    return x;
                 case ExistsExpr ex:
                     Frames(ex.Query, defined, referenced);
                     return x;

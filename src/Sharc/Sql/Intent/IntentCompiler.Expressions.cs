@@ -67,6 +67,8 @@ internal sealed partial class IntentCompiler
             }
             case SqlLikeExpr l:
                 return Like(l, scope, clause);
+            case SqlBetweenExpr b when IsRowOperand(b.Operand) || IsRowOperand(b.Low) || IsRowOperand(b.High):
+                return RowBetween(b, scope, clause);
             case SqlBetweenExpr b:
             {
                 var x = Expr(b.Operand, scope, clause);
@@ -82,6 +84,8 @@ internal sealed partial class IntentCompiler
                 var x = Expr(n.Operand, scope, clause);
                 return new NullTestExpr(n.Not, x) { HasCollate = x.HasCollate, Offset = e.Start };
             }
+            case SqlInListExpr i when i.Operand is SqlRowValueExpr || (i.Operand is SqlSubqueryExpr && i.Items.Count > 0 && i.Items[0] is SqlRowValueExpr):
+                return RowInList(i, scope, clause);
             case SqlInListExpr i:
             {
                 var x = Expr(i.Operand, scope, clause);
@@ -94,6 +98,8 @@ internal sealed partial class IntentCompiler
                 }
                 return new InListExpr(i.Not, x, items, x.Affinity, CollationRules.Of(x) ?? Collation.Binary) { HasCollate = collate, Offset = e.Start };
             }
+            case SqlInSelectExpr i when IsRowOperand(i.Operand):
+                return RowIn(i.Not, i.Operand, i.Query, scope, clause, i.Start);
             case SqlInSelectExpr i:
             {
                 var x = Expr(i.Operand, scope, clause);
@@ -124,7 +130,16 @@ internal sealed partial class IntentCompiler
                 return new ScalarSubqueryExpr(q) { Affinity = ValueAffinity(q), Offset = e.Start };
             }
             case SqlRowValueExpr r:
-                return Unsupported.Throw<IntentExpr>("row values", _sql, r.Start);
+                throw Error("row value misused", r.Start);
+            case SqlRowElementExpr el:
+            {
+                // Each assigned column reads the subquery on its own: the same row unless the subquery is not
+                // deterministic.
+                var q = CompileSelect(el.Query, scope);
+                if (q.VisibleCount != el.Width)
+                    throw Error(string.Create(CultureInfo.InvariantCulture, $"{el.Width} columns assigned {q.VisibleCount} values"), el.Start);
+                return new ScalarSubqueryExpr(q) { Column = el.Column, Affinity = ColumnValueExpr(q, el.Column).Affinity, Offset = e.Start };
+            }
             case SqlFunctionExpr f:
                 return Function(f, scope, clause);
             case SqlRaiseExpr r:
@@ -192,6 +207,10 @@ internal sealed partial class IntentCompiler
     {
         if (b.Operator is SqlBinaryOperator.JsonExtract or SqlBinaryOperator.JsonExtractValue)
             Unsupported.Throw("the JSON operators -> and ->>", _sql, b.Start);
+        if (b.Operator is SqlBinaryOperator.Less or SqlBinaryOperator.LessOrEqual or SqlBinaryOperator.Greater or SqlBinaryOperator.GreaterOrEqual
+                or SqlBinaryOperator.Equal or SqlBinaryOperator.NotEqual or SqlBinaryOperator.Is or SqlBinaryOperator.IsNot
+            && (IsRowOperand(b.Left) || IsRowOperand(b.Right)))
+            return RowCompare(b, scope, clause);
         var l = Expr(b.Left, scope, clause);
         var r = Expr(b.Right, scope, clause);
         bool collate = l.HasCollate || r.HasCollate;
@@ -260,6 +279,7 @@ internal sealed partial class IntentCompiler
 
     private IntentExpr Case(SqlCaseExpr c, Scope scope, Clause clause)
     {
+        if (c.Operand is SqlRowValueExpr row) Unsupported.Throw("a row value as a CASE operand", _sql, row.Start);
         var operand = c.Operand is null ? null : Expr(c.Operand, scope, clause);
         bool collate = operand?.HasCollate ?? false;
         var arms = new CaseArm[c.Whens.Count];

@@ -100,7 +100,7 @@ internal sealed partial class IntentCompiler
             switch (x)
             {
                 case ColumnExpr c when c.Frame != outer.Frame || c.Column == SourceColumn.RowId:
-                case InSubqueryExpr or ExistsExpr or ScalarSubqueryExpr or AggregateCallExpr:
+                case InSubqueryExpr or RowInSubqueryExpr or ExistsExpr or ScalarSubqueryExpr or AggregateCallExpr:
                 case FunctionExpr { Function.IsDeterministic: false }:
                     ok = false;
                     break;

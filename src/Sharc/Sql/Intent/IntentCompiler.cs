@@ -183,7 +183,7 @@ internal sealed partial class IntentCompiler
             {
                 case ColumnExpr c when c.Frame == frame:
                 case AggregateCallExpr:
-                case InSubqueryExpr or ExistsExpr or ScalarSubqueryExpr:
+                case InSubqueryExpr or RowInSubqueryExpr or ExistsExpr or ScalarSubqueryExpr:
                 case FunctionExpr { Function.IsDeterministic: false }:
                     ok = false;
                     return x;

@@ -52,6 +52,11 @@ internal static class IntentEquality
                 var y = (CompareExpr)b;
                 return x.Op == y.Op && Same(x.Left, y.Left) && Same(x.Right, y.Right);
             }
+            case RowCompareExpr x:
+            {
+                var y = (RowCompareExpr)b;
+                return x.Op == y.Op && SameList(x.Left, y.Left) && SameList(x.Right, y.Right);
+            }
             case LogicExpr x:
             {
                 var y = (LogicExpr)b;

@@ -184,7 +184,30 @@ internal sealed record InSubqueryExpr(bool Not, IntentExpr Operand, QueryIntent 
 internal sealed record ExistsExpr(QueryIntent Query) : IntentExpr;
 
 /// <summary>(SELECT …): the first column of the first row, or NULL.</summary>
-internal sealed record ScalarSubqueryExpr(QueryIntent Query) : IntentExpr;
+internal sealed record ScalarSubqueryExpr(QueryIntent Query) : IntentExpr
+{
+    /// <summary>
+    /// Set when this is element <see cref="Column"/> of a subquery used as a row value: the elements of one side
+    /// share a single run of the subquery (see <see cref="RowCompareExpr"/>), so it is run once per comparison.
+    /// </summary>
+    public bool RowElement { get; init; }
+
+    /// <summary>The column of the first row this element reads (0 unless <see cref="RowElement"/>).</summary>
+    public int Column { get; init; }
+}
+
+/// <summary>
+/// A comparison of two row values of the same size, element by element from the left as SQLite's
+/// codeVectorBinary does: each pair with its own comparison affinity and collation. A side that is a subquery is a
+/// list of <see cref="ScalarSubqueryExpr"/> row elements.
+/// </summary>
+internal sealed record RowCompareExpr(IntentCompareOp Op, IReadOnlyList<IntentExpr> Left, IReadOnlyList<IntentExpr> Right,
+    IReadOnlyList<SqlAffinity> Affinities, IReadOnlyList<Collation> Collations) : IntentExpr;
+
+/// <summary>(x, y, …) [NOT] IN (SELECT a, b, …), per column with the affinity and collation SQLite's exprINAffinity and
+/// sqlite3BinaryCompareCollSeq give; IN lists of row values arrive here as VALUES.</summary>
+internal sealed record RowInSubqueryExpr(bool Not, IReadOnlyList<IntentExpr> Left, QueryIntent Query,
+    IReadOnlyList<SqlAffinity> Affinities, IReadOnlyList<Collation> Collations) : IntentExpr;
 
 /// <summary>One WHEN arm; with a CASE operand the test is operand = <see cref="When"/> with this affinity and collation.</summary>
 internal sealed record CaseArm(IntentExpr When, IntentExpr Then, SqlAffinity CompareAffinity, Collation Collation);

@@ -89,6 +89,18 @@ internal static class IntentRewriter
                 var q = RewriteQuery(s.Query, f);
                 return ReferenceEquals(o, s.Operand) && ReferenceEquals(q, s.Query) ? e : s with { Operand = o, Query = q };
             }
+            case RowCompareExpr r:
+            {
+                var l = RewriteList(r.Left, f);
+                var rr = RewriteList(r.Right, f);
+                return ReferenceEquals(l, r.Left) && ReferenceEquals(rr, r.Right) ? e : r with { Left = l, Right = rr };
+            }
+            case RowInSubqueryExpr s:
+            {
+                var l = RewriteList(s.Left, f);
+                var q = RewriteQuery(s.Query, f);
+                return ReferenceEquals(l, s.Left) && ReferenceEquals(q, s.Query) ? e : s with { Left = l, Query = q };
+            }
             case ExistsExpr x:
             {
                 var q = RewriteQuery(x.Query, f);

@@ -319,7 +319,7 @@ internal static class JoinPlanner
         bool pure = true;
         IntentRewriter.Visit(e, x =>
         {
-            if (x is InSubqueryExpr or ExistsExpr or ScalarSubqueryExpr or FunctionExpr { Function.IsDeterministic: false }) pure = false;
+            if (x is InSubqueryExpr or RowInSubqueryExpr or ExistsExpr or ScalarSubqueryExpr or FunctionExpr { Function.IsDeterministic: false }) pure = false;
         });
         return pure;
     }

@@ -60,6 +60,10 @@ internal static class Planner
                     CollectSubqueries(i.Operand, plans);
                     Collect(i.Query, plans);
                     return x;
+                case RowInSubqueryExpr ri:
+                    foreach (var l in ri.Left) CollectSubqueries(l, plans);
+                    Collect(ri.Query, plans);
+                    return x;
                 case ExistsExpr ex:
                     Collect(ex.Query, plans);
                     return x;

@@ -28,10 +28,7 @@ internal static class DmlChange
             IReadOnlyList<SqlExpr> exprs = [a.Value];
             if (a.Columns.Count > 1)
             {
-                if (a.Value is not SqlRowValueExpr row) return Unsupported.Throw<StatementOutcome>("assigning a row value from a subquery", sql, a.Value.Start);
-                if (row.Items.Count != a.Columns.Count)
-                    throw new SharcSqlException($"{a.Columns.Count} columns assigned {row.Items.Count} values", sql, a.Start);
-                exprs = row.Items;
+                exprs = WriteValues.AssignedRow(sql, a);
             }
             for (int i = 0; i < a.Columns.Count; i++)
             {

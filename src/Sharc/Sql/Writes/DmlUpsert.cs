@@ -42,9 +42,7 @@ internal sealed class DmlUpsert : IDisposable
                     IReadOnlyList<SqlExpr> values = [a.Value];
                     if (a.Columns.Count > 1)
                     {
-                        if (a.Value is not SqlRowValueExpr row) { Unsupported.Throw("assigning a row value from a subquery", sql, a.Value.Start); return; }
-                        if (row.Items.Count != a.Columns.Count) throw new SharcSqlException($"{a.Columns.Count} columns assigned {row.Items.Count} values", sql, a.Start);
-                        values = row.Items;
+                        values = WriteValues.AssignedRow(sql, a);
                     }
                     for (int i = 0; i < a.Columns.Count; i++)
                     {

@@ -8,6 +8,29 @@ namespace Sharc.Sql.Writes;
 /// <summary>Moves values between the SQL engine (UTF-8 <see cref="SqlValue"/>) and the writer (<see cref="StoredValue"/> in the database encoding).</summary>
 internal static class WriteValues
 {
+    /// <summary>
+    /// The value of each column of SET (a, b, …) = …: a row value's items, or each column of a subquery's first row
+    /// (its width is checked when it is compiled, once "*" has been expanded).
+    /// </summary>
+    public static IReadOnlyList<Ast.SqlExpr> AssignedRow(string sql, Ast.SqlAssignment a)
+    {
+        switch (a.Value)
+        {
+            case Ast.SqlRowValueExpr row:
+                if (row.Items.Count != a.Columns.Count) throw new SharcSqlException($"{a.Columns.Count} columns assigned {row.Items.Count} values", sql, a.Start);
+                return row.Items;
+            case Ast.SqlSubqueryExpr sub:
+            {
+                var items = new Ast.SqlExpr[a.Columns.Count];
+                for (int i = 0; i < items.Length; i++)
+                    items[i] = new Ast.SqlRowElementExpr(sub.Query, i, items.Length) { Start = a.Start, End = sub.End };
+                return items;
+            }
+            default:
+                throw new SharcSqlException($"{a.Columns.Count} columns assigned 1 values", sql, a.Start);
+        }
+    }
+
     /// <summary>A value about to be stored in a column: the column's affinity applied as SQLite applies it on store.</summary>
     public static void Store(ref StoredValue slot, ref byte[]? scratch, in SqlValue v, SharcAffinity affinity, SharcTextEncoding encoding)
     {

@@ -30,4 +30,18 @@ public sealed class DifferentialQueryTests(MixedDatabaseFixture fixture, ITestOu
         output.WriteLine($"seed {seed}: {QueriesPerSeed} queries, {failures.Count} disagreements, {errors} that SQLite rejects");
         failures.Should().BeEmpty(string.Join("\n\n", failures.Take(8)));
     }
+
+    [Theory]
+    [InlineData(101)]
+    [InlineData(105)]
+    [InlineData(103)]
+    [InlineData(104)]
+    public void Random_queries_with_row_values_answer_as_sqlite_does(int seed)
+    {
+        var db = fixture.Oracle;
+        var generator = new QueryGenerator(seed) { RowValues = true };
+        var (failures, errors) = db.Disagreements(generator.Next, QueriesPerSeed);
+        output.WriteLine($"seed {seed}: {QueriesPerSeed} queries, {failures.Count} disagreements, {errors} that SQLite rejects");
+        failures.Should().BeEmpty(string.Join("\n\n", failures.Take(8)));
+    }
 }

@@ -104,6 +104,27 @@ public sealed class PreparedQueryAllocationTests
 
     [Theory]
     [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
+    public void A_row_value_filter_allocates_nothing(string kind, string encoding)
+    {
+        using var dir = new TempDir();
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 3000));
+        // Keyset pagination's predicate, element by element over each row, plus a row-value IN over a kept subquery.
+        using var query = db.Prepare("SELECT id, name FROM users WHERE (score, name) > (?, ?) AND (id, name) NOT IN (SELECT 1, 'x') LIMIT 50");
+        var rng = new Random(5);
+        long rows = 0;
+        long allocated = AllocationFixture.Measure(() =>
+        {
+            query.Bind(1, rng.Next(0, 4000) * 1.0);
+            query.Bind(2, "user7"u8);
+            var r = query.Execute();
+            while (r.Read()) rows += r.GetInt64(0) > 0 ? 1 : 0;
+        }, 20);
+        allocated.Should().Be(0);
+        rows.Should().BeGreaterThan(0);
+    }
+
+    [Theory]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
     public void An_index_range_seek_allocates_nothing(string kind, string encoding)
     {
         using var dir = new TempDir();

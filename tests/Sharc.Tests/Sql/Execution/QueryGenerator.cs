@@ -17,6 +17,9 @@ internal sealed class QueryGenerator(int seed)
 {
     private readonly Random _rng = new(seed);
 
+    /// <summary>Whether WHERE clauses may hold row value comparisons, IN and BETWEEN.</summary>
+    public bool RowValues { get; init; }
+
     private static readonly string[] Columns = ["id", "i", "r", "s", "n", "b", "x", "c"];
     private static readonly string[] PlainColumns = ["id", "i", "r", "s", "n", "b", "x"];
 
@@ -181,6 +184,8 @@ internal sealed class QueryGenerator(int seed)
     {
         if (depth <= 0 || Chance(30)) return Comparison();
         int d = depth - 1;
+        // Row values only in their own runs, so the queries of the other seeds stay what they were.
+        if (RowValues && Chance(15)) return RowValuePredicate(d);
         return Pick(11) switch
         {
             0 or 1 => $"({Predicate(d)} AND {Predicate(d)})",
@@ -195,6 +200,25 @@ internal sealed class QueryGenerator(int seed)
                 "i IN (SELECT a FROM u)", "s NOT IN (SELECT b FROM u WHERE b IS NOT NULL)", "x IN (SELECT a FROM u WHERE a > 0)",
                 "c IN (SELECT b FROM u)"]),
             _ => $"{Value(d, false)} {Pick(["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT", "IS DISTINCT FROM"])} {Value(d, false)}",
+        };
+    }
+
+    /// <summary>Row values: comparisons, IN and BETWEEN between vectors of columns, expressions and constants.</summary>
+    private string RowValuePredicate(int d)
+    {
+        string Row(int n)
+        {
+            var items = new string[n];
+            for (int i = 0; i < n; i++) items[i] = Chance(50) ? Pick(Columns) : Chance(50) ? Literal() : Value(d, false);
+            return "(" + string.Join(", ", items) + ")";
+        }
+        int width = Chance(70) ? 2 : 3;
+        return Pick(5) switch
+        {
+            0 => $"{Row(width)} {(Chance(30) ? "NOT " : "")}IN ({Row(width)}, {Row(width)})",
+            1 => $"{Row(width)} {(Chance(30) ? "NOT " : "")}BETWEEN {Row(width)} AND {Row(width)}",
+            2 => $"{Row(2)} {(Chance(30) ? "NOT " : "")}IN (SELECT a, b FROM u)",
+            _ => $"{Row(width)} {Pick(["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"])} {Row(width)}",
         };
     }
 

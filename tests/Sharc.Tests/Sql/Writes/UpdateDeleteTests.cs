@@ -26,6 +26,22 @@ public class UpdateDeleteTests
     }
 
     [Fact]
+    public void Update_assigns_a_row_value_from_a_subquery()
+    {
+        using var o = Seeded();
+        o.Ok("CREATE TABLE s(k INT, x, y TEXT)");
+        o.Ok("INSERT INTO s VALUES (1, 7, 'q'), (2, '8', 9), (2, 100, 'later')");
+        o.Ok("UPDATE t SET (a, b) = (SELECT x, y FROM s WHERE k = t.id)").Changes.Should().Be(4);
+        o.Ok("UPDATE t SET (a, b) = (SELECT 5, 'w' WHERE 0) WHERE id = 1 RETURNING *");
+        o.Ok("UPDATE t SET (b, c) = (SELECT * FROM (SELECT 'star', 2.5)), a = 99 WHERE id = 2 RETURNING a, b, c");
+        o.Both("UPDATE t SET (a, b) = (SELECT 1)").Error.Should().Be("2 columns assigned 1 values");
+        o.Both("UPDATE t SET (a, b) = (SELECT * FROM s)").Error.Should().Be("2 columns assigned 3 values");
+        o.Ok("INSERT INTO t VALUES (5, 50, 'v', 0) ON CONFLICT(id) DO UPDATE SET (b, c) = (SELECT y, k FROM s WHERE k = excluded.id - 3)");
+        o.Ok("INSERT INTO t VALUES (5, 50, 'v', 0) ON CONFLICT(id) DO UPDATE SET (b, c) = (SELECT y, k FROM s WHERE k = excluded.id - 4)");
+        o.AssertSameContents();
+    }
+
+    [Fact]
     public void Update_of_the_integer_primary_key_moves_the_row()
     {
         using var o = Seeded();
