@@ -207,6 +207,14 @@ public sealed class WindowFunctionTests(WindowDatabaseFixture fixture) : IClassF
     }
 
     [Fact]
+    public void A_window_in_the_values_of_an_UPDATE_is_misused()
+    {
+        using var db = SharcDatabase.Open(Db.Path, new SharcOpenOptions { Writable = true });
+        var e = Assert.ThrowsAny<SharcException>(() => db.Execute("UPDATE e SET v = row_number() OVER ()"));
+        e.Message.Should().Contain("misuse of window function row_number()");
+    }
+
+    [Fact]
     public void An_unused_window_definition_is_not_checked()
         => Db.Check("SELECT id FROM w WINDOW x AS (ORDER BY nosuch) ORDER BY id", ordered: true);
 
@@ -268,7 +276,29 @@ public sealed class WindowFunctionTests(WindowDatabaseFixture fixture) : IClassF
             }
             // Without ORDER BY the rows come out in the first window's order; half the queries check that too.
             string tail = rnd.Next(2) == 0 ? " ORDER BY id" : "";
-            return ($"SELECT id, {string.Join(", ", calls)} FROM w{tail}", true);
+            switch (rnd.Next(5))
+            {
+                case 0:
+                    // Over grouped rows: the window's columns become the group's.
+                    string grouped = string.Join(", ", calls).Replace("(v)", "(sum(v))", StringComparison.Ordinal).Replace("(s", "(min(s)", StringComparison.Ordinal)
+                        .Replace("BY v", "BY max(v)", StringComparison.Ordinal).Replace("BY s", "BY min(s)", StringComparison.Ordinal)
+                        .Replace("BY p, s", "BY p, min(s)", StringComparison.Ordinal).Replace("DESC, s", "DESC, min(s)", StringComparison.Ordinal).Replace("BY r", "BY avg(r)", StringComparison.Ordinal)
+                        .Replace("v > ", "max(v) > ", StringComparison.Ordinal).Replace("o, id", "o, count(*)", StringComparison.Ordinal)
+                        .Replace("(r)", "(avg(r))", StringComparison.Ordinal).Replace("s IS NOT", "min(s) IS NOT", StringComparison.Ordinal);
+                    return ($"SELECT p, o, {grouped} FROM w GROUP BY p, o{(tail.Length > 0 ? " ORDER BY p, o" : "")}", true);
+                case 1:
+                    // The same windows through a WINDOW clause.
+                    var defs = new List<string>();
+                    for (int i = 0; i < calls.Count; i++)
+                    {
+                        int over = calls[i].IndexOf(" OVER (", StringComparison.Ordinal);
+                        defs.Add($"w{i} AS {calls[i][(over + 6)..]}");
+                        calls[i] = calls[i][..over] + $" OVER w{i}";
+                    }
+                    return ($"SELECT id, {string.Join(", ", calls)} FROM w WINDOW {string.Join(", ", defs)}{tail}", true);
+                default:
+                    return ($"SELECT id, {string.Join(", ", calls)} FROM w{tail}", true);
+            }
         }
         var (failures, errors) = Db.Disagreements(Next, 600);
         failures.Should().BeEmpty();
