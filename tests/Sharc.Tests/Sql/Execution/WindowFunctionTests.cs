@@ -215,6 +215,16 @@ public sealed class WindowFunctionTests(WindowDatabaseFixture fixture) : IClassF
     }
 
     [Fact]
+    public void INSERT_SELECT_with_windows_inserts_their_values()
+    {
+        using var db = new QueryOracle("CREATE TABLE a(x, y)", "CREATE TABLE b(n, x)", "INSERT INTO a VALUES (1, 'p'), (2, 'q'), (3, 'p')");
+        using (var writable = SharcDatabase.Open(db.Path, new SharcOpenOptions { Writable = true }))
+            writable.Execute("INSERT INTO b SELECT row_number() OVER (PARTITION BY y ORDER BY x DESC), x FROM a");
+        using var check = SharcDatabase.Open(db.Path);
+        QueryOracle.Rows(check.Query("SELECT n, x FROM b ORDER BY x")).Should().Equal("I:2 | I:1", "I:1 | I:2", "I:1 | I:3");
+    }
+
+    [Fact]
     public void An_unused_window_definition_is_not_checked()
         => Db.Check("SELECT id FROM w WINDOW x AS (ORDER BY nosuch) ORDER BY id", ordered: true);
 
