@@ -32,6 +32,9 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             rows = new AggregateOperator(rows, q.Frame, a, keys, specs, bare);
             if (q.Having is not null) rows = new FilterOperator(rows, Compile(q.Having));
         }
+        if (q.Windows is { } w) rows = new WindowOperator(rows, w, w.Inputs.Select(Compile).ToArray(), w.Calls.Select(c => (
+            c.Frame.StartOffset is null ? null : Compile(c.Frame.StartOffset),
+            c.Frame.EndOffset is null ? null : Compile(c.Frame.EndOffset))).ToArray());
         TupleOperator top = new ProjectOperator(rows, q.Projections.Select(p => Compile(p.Expr)).ToArray());
         if (q.Distinct)
         {

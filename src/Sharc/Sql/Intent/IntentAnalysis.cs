@@ -23,6 +23,8 @@ internal static class IntentAnalysis
                 if (call.Filter is not null) yield return call.Filter;
             }
         }
+        if (q.Windows is { } w)
+            foreach (var e in w.Expressions()) yield return e;
     }
 
     /// <summary>

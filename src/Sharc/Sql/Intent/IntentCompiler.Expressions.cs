@@ -399,12 +399,8 @@ internal sealed partial class IntentCompiler
     private IntentExpr Function(SqlFunctionExpr f, Scope scope, Clause clause)
     {
         int argc = f.Star ? 0 : f.Arguments.Count;
-        if (f.IsWindowCall)
-        {
-            if (clause is Clause.Where or Clause.GroupBy or Clause.Having or Clause.AggregateArguments)
-                throw Error($"misuse of window function {f.Name}()", f.Start);
-            Unsupported.Throw("window functions", _sql, f.Start);
-        }
+        if (f.IsWindowCall) return WindowCall(f, scope, clause);
+        if (IsWindowOnly(f.Name)) throw Error($"misuse of window function {f.Name}()", f.Start);
         if (AggregateFunctions.IsAggregate(f.Name, argc)) return Aggregate(f, argc, scope, clause);
 
         if (f.Filter is not null) throw Error($"FILTER may not be used with non-aggregate {f.Name}()", f.Start);

@@ -21,7 +21,7 @@ internal sealed partial class IntentCompiler
         foreach (var op in compound.Operators) deduplicates |= op != SqlCompoundOperator.UnionAll;
         foreach (var arm in compound.Arms)
         {
-            if (arm.Limit is not null || arm.Offset is not null) return sub;
+            if (arm.Limit is not null || arm.Offset is not null || arm.Windows is not null) return sub;
             if (!deduplicates) continue;
             for (int i = 0; i < arm.VisibleCount; i++)
                 if ((CollationRules.Of(arm.Projections[i].Expr) ?? Collation.Binary) != Collation.Binary) return sub;

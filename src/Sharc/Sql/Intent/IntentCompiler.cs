@@ -76,12 +76,12 @@ internal sealed partial class IntentCompiler
     {
         if (select.With is not null) return CompileWith(select, parent);
         if (select.Body is not SqlSelectCore core) return CompileCompound(select, parent);
-        if (core.Windows.Count > 0) Unsupported.Throw("WINDOW clauses", _sql, core.Windows[0].Start);
 
         int frame = _nextFrame++;
         var source = core.From is null ? null : CompileFrom(core.From, parent);
         bool isAggregate = core.GroupBy.Count > 0 || AnyAggregate(core.Columns) || (core.Having is not null && ContainsAggregate(core.Having));
         var scope = new Scope(parent, frame, source, isAggregate);
+        scope.WindowDefinitions = core.Windows;
         if (source is JoinSource join) CompileJoinConditions(join, scope);
 
         var results = CompileResults(core, scope);
@@ -115,10 +115,15 @@ internal sealed partial class IntentCompiler
             var layout = new AggregationLayout(this, frame, keys);
             for (int i = 0; i < post.Count; i++) post[i] = layout.Map(post[i]);
             if (having is not null) having = layout.Map(having);
+            if (scope.WindowCalls is { } pending)
+                foreach (var call in pending) call.Map(layout.Map);
             aggregation = layout.Finish();
             for (int i = 0; i < post.Count; i++) post[i] = layout.FixBareSlots(post[i]);
             if (having is not null) having = layout.FixBareSlots(having);
+            if (scope.WindowCalls is { } laidOut)
+                foreach (var call in laidOut) call.Map(layout.FixBareSlots);
         }
+        var windows = scope.WindowCalls is null ? null : LayOutWindows(scope, frame, post);
 
         var projections = new List<ProjectionIntent>(post.Count);
         for (int i = 0; i < post.Count; i++)
@@ -133,7 +138,7 @@ internal sealed partial class IntentCompiler
                 visible ? results[i].TableColumn : null));
         }
 
-        return new QueryIntent(frame, source, projections, results.Count, where, aggregation, having, ordering, limit, offset, core.Distinct);
+        return new QueryIntent(frame, source, projections, results.Count, where, aggregation, having, ordering, limit, offset, core.Distinct) { Windows = windows };
     }
 
     /// <summary>

@@ -219,9 +219,31 @@ internal static class IntentRewriter
                 changed = true;
             }
         }
+        var windows = q.Windows;
+        if (windows is not null)
+        {
+            var inputs = RewriteList(windows.Inputs, f);
+            var calls = new WindowCallIntent[windows.Calls.Count];
+            bool windowsChanged = !ReferenceEquals(inputs, windows.Inputs);
+            for (int i = 0; i < calls.Length; i++)
+            {
+                var c = windows.Calls[i];
+                var start = RewriteOpt(c.Frame.StartOffset, f);
+                var end = RewriteOpt(c.Frame.EndOffset, f);
+                bool same = ReferenceEquals(start, c.Frame.StartOffset) && ReferenceEquals(end, c.Frame.EndOffset);
+                windowsChanged |= !same;
+                calls[i] = same ? c : c with { Frame = c.Frame with { StartOffset = start, EndOffset = end } };
+            }
+            if (windowsChanged)
+            {
+                windows = windows with { Inputs = inputs, Calls = calls };
+                changed = true;
+            }
+        }
         if (!changed) return q;
         return q with
         {
+            Windows = windows,
             Source = source,
             Projections = projections,
             Where = where,

@@ -74,7 +74,11 @@ internal sealed record QueryIntent(
     IReadOnlyList<OrderingIntent> OrderBy,
     IntentExpr? Limit,
     IntentExpr? Offset,
-    bool Distinct);
+    bool Distinct)
+{
+    /// <summary>The window functions of the level, or null; they run between HAVING and the projection.</summary>
+    public WindowIntent? Windows { get; init; }
+}
 
 /// <summary>
 /// A compiled SELECT statement: its intent, how many frames its levels use, and its parameters as SQLite numbers

@@ -53,6 +53,44 @@ internal sealed class Scope
 
     /// <summary>The clause of this level being compiled now (a subquery sees its enclosing level's clause).</summary>
     public Clause Clause { get; set; }
+
+    /// <summary>The level's WINDOW clause; null where window functions cannot run (only SELECT cores have them).</summary>
+    public IReadOnlyList<Ast.SqlWindowDefinition>? WindowDefinitions { get; set; }
+
+    /// <summary>The window calls met so far, in the order SQLite resolves them; null when there are none.</summary>
+    public List<PendingWindowCall>? WindowCalls { get; set; }
+
+    /// <summary>The frame of the window stage's rows (allocated with the first window call), or -1.</summary>
+    public int WindowFrame { get; set; } = -1;
+
+    /// <summary>True while the arguments, PARTITION BY or ORDER BY of a window call are compiled.</summary>
+    public bool InWindowCall { get; set; }
+}
+
+/// <summary>
+/// A window call as first compiled: its expressions over the level's row. They are rewritten with the rest of the
+/// level when it aggregates, then become slots of the window input row.
+/// </summary>
+internal sealed class PendingWindowCall(string name, bool isAggregate, int offset)
+{
+    public string Name { get; } = name;
+    public bool IsAggregate { get; } = isAggregate;
+    public int Offset { get; } = offset;
+    public List<IntentExpr> Arguments { get; } = [];
+    public IntentExpr? Filter { get; set; }
+    public List<IntentExpr> Partition { get; } = [];
+    public List<(IntentExpr Expr, bool Descending, bool NullsFirst)> Order { get; } = [];
+    public WindowFrameIntent Frame { get; set; } = WindowFrameIntent.Default;
+    public Sharc.Format.Collation Collation { get; set; }
+
+    /// <summary>Rewrites every expression of the call.</summary>
+    public void Map(Func<IntentExpr, IntentExpr> map)
+    {
+        for (int i = 0; i < Arguments.Count; i++) Arguments[i] = map(Arguments[i]);
+        if (Filter is not null) Filter = map(Filter);
+        for (int i = 0; i < Partition.Count; i++) Partition[i] = map(Partition[i]);
+        for (int i = 0; i < Order.Count; i++) Order[i] = (map(Order[i].Expr), Order[i].Descending, Order[i].NullsFirst);
+    }
 }
 
 /// <summary>A result column as first compiled, before aggregation is worked out.</summary>

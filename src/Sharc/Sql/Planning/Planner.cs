@@ -88,6 +88,9 @@ internal static class Planner
 
     public static LevelPlan Plan(QueryIntent q)
     {
+        // Window functions reorder the rows (SQLite's rewrite sorts them in a subquery): the access path cannot give
+        // the ORDER BY's order, and choosing one for it would change the order peers reach the windows in.
+        if (q.Windows is not null && q.OrderBy.Count > 0) return Plan(q with { OrderBy = [] }) with { OrderSatisfied = false };
         if (q.Source is JoinSource) return JoinPlanner.Plan(q);
         if (q.Source is not TableSource table)
         {

@@ -57,6 +57,12 @@ internal static class DmlTarget
     public static List<SqlValue[]> RunQuery(SharcDatabase db, string sql, SqlStatement statement, SqlWithClause? with, IReadOnlyList<SqlResultColumn> columns,
         SqlJoinClause from, SqlExpr? where, SqlValue[] parameters)
     {
+        // The statement's own expressions are not a SELECT's result columns: a window there is misused, as in SQLite.
+        foreach (var column in columns)
+        {
+            if (column is SqlExprColumn ec && FirstWindowCall(ec.Expr) is { } call)
+                throw new SharcSqlException($"misuse of window function {call.Name}()", sql, call.Start);
+        }
         var core = new SqlSelectCore(false, columns, from, where, [], null, []) { Start = statement.Start, End = statement.End };
         var select = new SqlSelectStatement(new SqlSelect(with, core, [], null, null) { Start = statement.Start, End = statement.End })
         {
@@ -66,6 +72,13 @@ internal static class DmlTarget
             ParameterNames = statement.ParameterNames,
         };
         return RunSelect(db, sql, select, parameters, out _);
+    }
+
+    private static SqlFunctionExpr? FirstWindowCall(SqlExpr e)
+    {
+        SqlFunctionExpr? found = null;
+        AstWalker.Any(e, x => (found = x as SqlFunctionExpr is { IsWindowCall: true } f ? f : null) is not null);
+        return found;
     }
 
     /// <summary>Runs a SELECT statement to completion and returns its rows (owned values).</summary>

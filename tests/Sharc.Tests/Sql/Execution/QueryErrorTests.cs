@@ -71,8 +71,6 @@ public sealed class QueryErrorTests(MixedDatabaseFixture fixture) : IClassFixtur
     [Theory]
     [InlineData("SELECT * FROM (t, u) AS j", "an alias on a parenthesized join")]
     [InlineData("SELECT * FROM t LEFT JOIN (t AS a JOIN u) ON 1", "a parenthesized join on the right of an outer, NATURAL or USING join")]
-    [InlineData("SELECT row_number() OVER () FROM t", "window functions")]
-    [InlineData("SELECT i FROM t WINDOW w AS (ORDER BY i)", "WINDOW clauses")]
     [InlineData("SELECT CASE (i, s) WHEN (1, 'a') THEN 1 END FROM t", "a row value as a CASE operand")]
     [InlineData("SELECT s -> '$.a' FROM t", "JSON operators")]
     [InlineData("SELECT * FROM json_each('[1]')", "table-valued functions")]
