@@ -80,6 +80,14 @@ internal sealed partial class TableWriter
         return true;
     }
 
+    /// <summary>The algorithm for one constraint: the statement's OR clause, else the constraint's own, else ABORT.</summary>
+    private static SqlConflictAction For(SqlConflictAction statement, SqlConflictAction own)
+        => statement != SqlConflictAction.Default ? statement : Effective(own);
+
+    /// <summary>A statement's own OR clause already travels with its errors; a constraint's algorithm must be carried.</summary>
+    private static SharcConstraintException Carrying(SharcConstraintException e, SqlConflictAction statement, SqlConflictAction action)
+        => statement == SqlConflictAction.Default ? Carrying(e, action) : e;
+
     private static SqlConflictAction Effective(SqlConflictAction own) => own == SqlConflictAction.Default ? SqlConflictAction.Abort : own;
 
     private static SharcConstraintException Carrying(SharcConstraintException e, SqlConflictAction action)

@@ -227,3 +227,44 @@ public class ConstraintConflictClauseTests
         o.AssertSameContents();
     }
 }
+
+/// <summary>UPDATE without an OR clause on tables whose constraints name their own algorithm, against SQLite.</summary>
+public class ConstraintConflictClauseUpdateTests
+{
+    [Fact]
+    public void Update_resolves_by_each_constraint()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE t(id INTEGER PRIMARY KEY, i UNIQUE ON CONFLICT IGNORE, r UNIQUE ON CONFLICT REPLACE, f UNIQUE ON CONFLICT FAIL, n NOT NULL ON CONFLICT REPLACE DEFAULT 'd')");
+        o.Ok("INSERT INTO t VALUES (1, 1, 1, 1, 'a'), (2, 2, 2, 2, 'b'), (3, 3, 3, 3, 'c'), (4, 4, 4, 4, 'e')");
+        o.Ok("UPDATE t SET i = 1 WHERE id = 2").Changes.Should().Be(0);
+        o.Ok("UPDATE t SET r = 1 WHERE id = 2").Changes.Should().Be(1);
+        o.Ok("UPDATE t SET n = NULL WHERE id = 3");
+        o.Both("UPDATE t SET f = f + 1").Error.Should().Be("UNIQUE constraint failed: t.f");
+        o.Both("UPDATE OR ABORT t SET i = 3 WHERE id = 4").Error.Should().Be("UNIQUE constraint failed: t.i");
+        o.Ok("UPDATE t SET r = 3, i = 2 WHERE id = 4").Changes.Should().Be(0);
+        o.Ok("SELECT * FROM t ORDER BY id");
+        o.AssertSameContents();
+    }
+
+    [Fact]
+    public void Update_of_rowid_and_without_rowid_keys()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE r(id INTEGER PRIMARY KEY ON CONFLICT REPLACE, u UNIQUE ON CONFLICT IGNORE)");
+        o.Ok("INSERT INTO r VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        o.Ok("UPDATE r SET id = 1, u = 'b' WHERE id = 3").Changes.Should().Be(0);
+        o.Ok("UPDATE r SET id = 1 WHERE id = 3").Changes.Should().Be(1);
+        o.Ok("CREATE TABLE w(k PRIMARY KEY ON CONFLICT IGNORE, u UNIQUE ON CONFLICT REPLACE, v) WITHOUT ROWID");
+        o.Ok("INSERT INTO w VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c')");
+        o.Ok("UPDATE w SET k = 1 WHERE k = 2").Changes.Should().Be(0);
+        o.Ok("UPDATE w SET u = 1 WHERE k = 3").Changes.Should().Be(1);
+        o.Ok("CREATE TABLE x(k PRIMARY KEY ON CONFLICT ROLLBACK, v) WITHOUT ROWID");
+        o.Ok("INSERT INTO x VALUES (1, 'a'), (2, 'b')");
+        o.Ok("BEGIN");
+        o.Ok("INSERT INTO x VALUES (3, 'c')");
+        o.Both("UPDATE x SET k = 1 WHERE k = 2").Error.Should().Be("UNIQUE constraint failed: x.k");
+        o.Both("COMMIT").Error.Should().NotBeNull();
+        o.AssertSameContents();
+    }
+}
