@@ -426,6 +426,8 @@ public sealed partial class SharcDatabase
             }
         }
         w.FillDefaults(row, given);
+        // Insert (no OR clause) lets each constraint's ON CONFLICT clause decide; an ignored row has no rowid: 0.
+        if (!replace && t.HasConflictClauses && (!w.ResolveNotNull(row) || !w.ResolveUnique(row, rowId, out replace))) return 0;
         return w.HasTriggers ? Triggers.Insert(w, row, replace, rowId) : w.Insert(row, replace, rowId);
 
         void Set(int ordinal, object? value)

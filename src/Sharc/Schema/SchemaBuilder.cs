@@ -275,6 +275,7 @@ internal static class SchemaBuilder
                     IsUnique = true,
                     IsAutoIndex = true,
                     IsPrimaryKey = def.WithoutRowId && ie.Constraint.IsPrimaryKey,
+                    OnConflict = ie.Constraint.Conflict,
                 };
             }
             var own = new List<SharcIndex>();

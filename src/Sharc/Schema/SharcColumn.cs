@@ -51,6 +51,8 @@ public sealed class SharcColumn
     public bool IsNotNull { get; init; }
     /// <summary>True when the column has a column-level UNIQUE constraint.</summary>
     public bool IsUnique { get; init; }
+    /// <summary>The algorithm of the NOT NULL constraint's ON CONFLICT clause (Default: none, which means ABORT).</summary>
+    internal global::Sharc.Sql.Ast.SqlConflictAction NotNullConflict { get; init; }
     /// <summary>Whether and how the column is generated.</summary>
     public SharcGeneratedKind Generated { get; init; }
     /// <summary>The generating expression's SQL for generated columns.</summary>

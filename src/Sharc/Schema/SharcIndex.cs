@@ -56,6 +56,11 @@ public sealed class SharcIndex
     public bool IsAutoIndex { get; init; }
     /// <summary>True for the index that stores a WITHOUT ROWID table's primary key (that table's own b-tree).</summary>
     public bool IsPrimaryKey { get; init; }
+    /// <summary>
+    /// The ON CONFLICT algorithm of the PRIMARY KEY or UNIQUE constraint behind an autoindex (Default: none, which
+    /// means ABORT; a CREATE UNIQUE INDEX has none).
+    /// </summary>
+    internal global::Sharc.Sql.Ast.SqlConflictAction OnConflict { get; init; }
     /// <summary>The WHERE clause of a partial index, or null.</summary>
     public string? WhereSql { get; init; }
     /// <summary>True when the index has a WHERE clause.</summary>

@@ -30,6 +30,26 @@ public sealed class SharcTable
     public bool IsVirtual { get; init; }
     /// <summary>True when the primary key is declared AUTOINCREMENT.</summary>
     public bool IsAutoIncrement { get; init; }
+    /// <summary>The ON CONFLICT algorithm of the INTEGER PRIMARY KEY (Default: none, which means ABORT).</summary>
+    internal global::Sharc.Sql.Ast.SqlConflictAction RowIdConflict { get; init; }
+
+    /// <summary>
+    /// True when a NOT NULL, PRIMARY KEY or UNIQUE constraint names its own conflict algorithm: only then does a
+    /// write without an OR clause need to resolve each conflict by its constraint.
+    /// </summary>
+    internal bool HasConflictClauses => _hasConflictClauses ??= FindConflictClauses();
+
+    private bool? _hasConflictClauses;
+
+    private bool FindConflictClauses()
+    {
+        {
+            if (RowIdConflict != global::Sharc.Sql.Ast.SqlConflictAction.Default) return true;
+            foreach (var c in Columns) if (c.NotNullConflict != global::Sharc.Sql.Ast.SqlConflictAction.Default) return true;
+            foreach (var ix in Indexes) if (ix.OnConflict != global::Sharc.Sql.Ast.SqlConflictAction.Default) return true;
+            return false;
+        }
+    }
     /// <summary>The ordinal of the INTEGER PRIMARY KEY column, or -1.</summary>
     public int RowIdAliasOrdinal { get; init; } = -1;
     /// <summary>The primary key column ordinals in key order (empty when the table has none).</summary>

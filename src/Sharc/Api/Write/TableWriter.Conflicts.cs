@@ -39,30 +39,41 @@ internal sealed partial class TableWriter
         {
             var c = tableColumns[i];
             if (!c.IsNotNull || c.IsRowIdAlias || row[i].Type != SharcColumnType.Null) continue;
-            if (action == SqlConflictAction.Replace && c.DefaultSql is not null) row[i] = DefaultFor(c);
-            else if (action == SqlConflictAction.Ignore) return false;
-            else throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
+            var a = For(action, c.NotNullConflict);
+            if (a == SqlConflictAction.Replace && c.DefaultSql is not null) row[i] = DefaultFor(c);
+            else if (a == SqlConflictAction.Ignore) return false;
+            else throw Carrying(new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}"), action, a);
         }
 
         row.CopyTo(_record, 0);
-        if (target != rowId && _mutator.TableContains(_table.RootPage, target))
+        bool rowIdTaken = target != rowId && _mutator.TableContains(_table.RootPage, target);
+        var rowIdAction = For(action, _table.RowIdConflict);
+        // SQLite judges a rowid whose own algorithm is REPLACE after the UNIQUE constraints.
+        bool deferRowId = action == SqlConflictAction.Default && rowIdAction == SqlConflictAction.Replace && HasUniqueIndex();
+        if (rowIdTaken && !deferRowId)
         {
-            if (action == SqlConflictAction.Ignore) return false;
-            if (action != SqlConflictAction.Replace)
-                throw new SharcConstraintException($"UNIQUE constraint failed: {_table.Name}.{(alias >= 0 ? _table.Columns[alias].Name : "rowid")}");
+            if (rowIdAction == SqlConflictAction.Ignore) return false;
+            if (rowIdAction != SqlConflictAction.Replace) throw Carrying(UniqueFailure(null), action, rowIdAction);
             DeletePreservingRecord(target);
         }
-        for (int i = _indexes.Count - 1; i >= 0; i--)
+        // Without an OR clause, the constraints whose algorithm is REPLACE come after the others (pass 1).
+        for (int pass = action == SqlConflictAction.Default ? 0 : 1; pass < 2; pass++)
         {
-            var ix = _indexes[i];
-            // A partial index only holds, and so only conflicts for, the rows its WHERE admits.
-            if (!ix.Index.IsUnique || !Admits(ix, target)) continue;
-            long conflict = FindConflict(ix, target);
-            if (conflict == long.MinValue || conflict == rowId) continue;
-            if (action == SqlConflictAction.Ignore) return false;
-            if (action != SqlConflictAction.Replace) throw Unique(ix);
-            DeletePreservingRecord(conflict);
+            for (int i = _indexes.Count - 1; i >= 0; i--)
+            {
+                var ix = _indexes[i];
+                if (action == SqlConflictAction.Default && (ix.Index.OnConflict == SqlConflictAction.Replace) != (pass == 1)) continue;
+                // A partial index only holds, and so only conflicts for, the rows its WHERE admits.
+                if (!ix.Index.IsUnique || !Admits(ix, target)) continue;
+                long conflict = FindConflict(ix, target);
+                if (conflict == long.MinValue || conflict == rowId) continue;
+                var a = For(action, ix.Index.OnConflict);
+                if (a == SqlConflictAction.Ignore) return false;
+                if (a != SqlConflictAction.Replace) throw Carrying(Unique(ix), action, a);
+                DeletePreservingRecord(conflict);
+            }
         }
+        if (rowIdTaken && deferRowId && _mutator.TableContains(_table.RootPage, target)) DeletePreservingRecord(target);
 
         DeleteRowCore(rowId);
         InsertAt(target, row);
@@ -195,9 +206,10 @@ internal sealed partial class TableWriter
         {
             var c = tableColumns[i];
             if (!c.IsNotNull || row[i].Type != SharcColumnType.Null) continue;
-            if (action == SqlConflictAction.Replace && c.DefaultSql is not null) row[i] = DefaultFor(c);
-            else if (action == SqlConflictAction.Ignore) return false;
-            else throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
+            var a = For(action, c.NotNullConflict);
+            if (a == SqlConflictAction.Replace && c.DefaultSql is not null) row[i] = DefaultFor(c);
+            else if (a == SqlConflictAction.Ignore) return false;
+            else throw Carrying(new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}"), action, a);
         }
         row.CopyTo(_record, 0);
         if (HasComputed)
@@ -212,22 +224,28 @@ internal sealed partial class TableWriter
         bool keyTaken = atKey is not null && !atKey.AsSpan().SequenceEqual(existing);
         if (keyTaken)
         {
-            if (action == SqlConflictAction.Ignore) return false;
-            if (action != SqlConflictAction.Replace)
-                throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
+            var a = For(action, PrimaryKeyIndexOfTable()?.OnConflict ?? SqlConflictAction.Default);
+            if (a == SqlConflictAction.Ignore) return false;
+            if (a != SqlConflictAction.Replace) throw Carrying(UniqueFailure(PrimaryKeyIndexOfTable()), action, a);
         }
         bool[]? taken = null;
-        for (int i = _indexes.Count - 1; i >= 0; i--)
+        // Without an OR clause, the constraints whose algorithm is REPLACE come after the others (pass 1).
+        for (int pass = action == SqlConflictAction.Default ? 0 : 1; pass < 2; pass++)
         {
-            var ix = _indexes[i];
-            if (!ix.Index.IsUnique) continue;
-            row.CopyTo(_record, 0);
-            if (!Admits(ix, 0)) continue;
-            var entry = FindIndexEntry(ix, out _);
-            if (entry is null || (own[i] is { } mine && entry.AsSpan().SequenceEqual(mine))) continue;
-            if (action == SqlConflictAction.Ignore) return false;
-            if (action != SqlConflictAction.Replace) throw Unique(ix);
-            (taken ??= new bool[_indexes.Count])[i] = true;
+            for (int i = _indexes.Count - 1; i >= 0; i--)
+            {
+                var ix = _indexes[i];
+                if (action == SqlConflictAction.Default && (ix.Index.OnConflict == SqlConflictAction.Replace) != (pass == 1)) continue;
+                if (!ix.Index.IsUnique) continue;
+                row.CopyTo(_record, 0);
+                if (!Admits(ix, 0)) continue;
+                var entry = FindIndexEntry(ix, out _);
+                if (entry is null || (own[i] is { } mine && entry.AsSpan().SequenceEqual(mine))) continue;
+                var a = For(action, ix.Index.OnConflict);
+                if (a == SqlConflictAction.Ignore) return false;
+                if (a != SqlConflictAction.Replace) throw Carrying(Unique(ix), action, a);
+                (taken ??= new bool[_indexes.Count])[i] = true;
+            }
         }
 
         DeleteWithoutRowId(existing);

@@ -1,3 +1,4 @@
+using Sharc.Sql.Ast;
 namespace Sharc.Schema.Parsing;
 
 /// <summary>
@@ -181,13 +182,13 @@ internal sealed class CreateTableParser
             }
             else if (_ts.TryWord("NULL"))
             {
-                OnConflict();
+                OnConflict(); // SQLite accepts the clause on NULL and ignores it
             }
             else if (_ts.PeekWord("NOT") && _ts.PeekWord("NULL", 1))
             {
                 _ts.Index += 2;
                 _table.Columns[^1].NotNull = true;
-                OnConflict();
+                _table.Columns[^1].NotNullConflict = OnConflict();
             }
             else if (_ts.PeekWord("NOT") || _ts.PeekWord("DEFERRABLE"))
             {
@@ -198,14 +199,13 @@ internal sealed class CreateTableParser
             {
                 _ts.ExpectWord("KEY");
                 bool desc = SortOrder();
-                OnConflict();
+                var conflict = OnConflict();
                 bool autoIncrement = _ts.TryWord("AUTOINCREMENT");
-                _table.AddPrimaryKey(null, desc, autoIncrement, t);
+                _table.AddPrimaryKey(null, desc, autoIncrement, t, conflict);
             }
             else if (_ts.TryWord("UNIQUE"))
             {
-                OnConflict();
-                _table.AddUnique(null, t);
+                _table.AddUnique(null, t, OnConflict());
             }
             else if (_ts.TryWord("CHECK"))
             {
@@ -246,14 +246,16 @@ internal sealed class CreateTableParser
         return _ts.TryWord("DESC");
     }
 
-    private void OnConflict()
+    private SqlConflictAction OnConflict()
     {
-        if (!_ts.PeekWord("ON") || !_ts.PeekWord("CONFLICT", 1)) return;
+        if (!_ts.PeekWord("ON") || !_ts.PeekWord("CONFLICT", 1)) return SqlConflictAction.Default;
         _ts.Index += 2;
-        if (!(_ts.TryWord("ROLLBACK") || _ts.TryWord("ABORT") || _ts.TryWord("FAIL") || _ts.TryWord("IGNORE") || _ts.TryWord("REPLACE")))
-        {
-            throw _ts.SyntaxError();
-        }
+        if (_ts.TryWord("ROLLBACK")) return SqlConflictAction.Rollback;
+        if (_ts.TryWord("ABORT")) return SqlConflictAction.Abort;
+        if (_ts.TryWord("FAIL")) return SqlConflictAction.Fail;
+        if (_ts.TryWord("IGNORE")) return SqlConflictAction.Ignore;
+        if (_ts.TryWord("REPLACE")) return SqlConflictAction.Replace;
+        throw _ts.SyntaxError();
     }
 
     private void Check(int column)
@@ -455,19 +457,17 @@ internal sealed class CreateTableParser
         {
             _ts.ExpectWord("KEY");
             var (terms, autoIncrement) = KeyTerms(allowAutoIncrement: true);
-            OnConflict();
-            _table.AddPrimaryKey(terms, columnDescending: false, autoIncrement, t);
+            _table.AddPrimaryKey(terms, columnDescending: false, autoIncrement, t, OnConflict());
         }
         else if (_ts.TryWord("UNIQUE"))
         {
             var (terms, _) = KeyTerms(allowAutoIncrement: false);
-            OnConflict();
-            _table.AddUnique(terms, t);
+            _table.AddUnique(terms, t, OnConflict());
         }
         else if (_ts.TryWord("CHECK"))
         {
             Check(-1);
-            OnConflict();
+            OnConflict(); // SQLite parses it and ignores it: a CHECK follows the statement's OR clause, else ABORT
         }
         else if (_ts.TryWord("FOREIGN"))
         {

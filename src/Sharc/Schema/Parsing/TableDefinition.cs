@@ -1,3 +1,4 @@
+using Sharc.Sql.Ast;
 namespace Sharc.Schema.Parsing;
 
 /// <summary>A column as CREATE TABLE builds it up, before it becomes a <see cref="SharcColumn"/>.</summary>
@@ -14,6 +15,8 @@ internal sealed class ColumnDefinition
     public SharcAffinity Affinity { get; set; }
     public string? Collation { get; set; }
     public bool NotNull { get; set; }
+    /// <summary>The ON CONFLICT clause of the NOT NULL constraint (Default when it has none).</summary>
+    public SqlConflictAction NotNullConflict { get; set; }
     public bool IsUnique { get; set; }
     public bool InPrimaryKey { get; set; }
     public bool HasDefault { get; set; }
@@ -35,6 +38,8 @@ internal sealed class ConstraintIndex
     public required string Name { get; init; }
     public required List<KeyColumn> Columns { get; init; }
     public bool IsPrimaryKey { get; set; }
+    /// <summary>The constraint's ON CONFLICT clause (Default when it has none).</summary>
+    public SqlConflictAction Conflict { get; set; }
 }
 
 /// <summary>
@@ -64,6 +69,8 @@ internal sealed class TableDefinition
     public List<ConstraintIndex> Indexes { get; } = new();
     /// <summary>Ordinal of the INTEGER PRIMARY KEY (rowid alias) column, or -1.</summary>
     public int RowIdAlias { get; private set; } = -1;
+    /// <summary>The ON CONFLICT clause of the INTEGER PRIMARY KEY (Default when it has none).</summary>
+    public SqlConflictAction RowIdConflict { get; private set; }
     public bool AutoIncrement { get; private set; }
     public bool WithoutRowId { get; set; }
     public bool Strict { get; set; }
@@ -184,7 +191,7 @@ internal sealed class TableDefinition
     public readonly record struct Term(string? ColumnName, string? Collation, bool Descending, SqlToken At);
 
     /// <summary>PRIMARY KEY, either on the last column (<paramref name="terms"/> null) or as a table constraint.</summary>
-    public void AddPrimaryKey(List<Term>? terms, bool columnDescending, bool autoIncrement, SqlToken at)
+    public void AddPrimaryKey(List<Term>? terms, bool columnDescending, bool autoIncrement, SqlToken at, SqlConflictAction conflict = SqlConflictAction.Default)
     {
         if (_hasPrimaryKey) throw _ts.Error($"table \"{Name}\" has more than one primary key", at);
         _hasPrimaryKey = true;
@@ -211,12 +218,13 @@ internal sealed class TableDefinition
         if (single is not null && single.StandardType == "INTEGER" && !columnDescending)
         {
             RowIdAlias = single.Ordinal;
+            RowIdConflict = conflict;
             AutoIncrement = autoIncrement;
             _rowIdAliasDescending = terms is not null && terms[0].Descending;
             return;
         }
         if (autoIncrement) throw _ts.Error("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY", at);
-        AddConstraintIndex(terms ?? [new Term(Last.Name, null, columnDescending, at)], primaryKey: true);
+        AddConstraintIndex(terms ?? [new Term(Last.Name, null, columnDescending, at)], primaryKey: true, conflict, at);
     }
 
     private void MarkPrimaryKey(ColumnDefinition column, SqlToken at)
@@ -226,13 +234,13 @@ internal sealed class TableDefinition
     }
 
     /// <summary>UNIQUE, either on the last column (<paramref name="terms"/> null) or as a table constraint.</summary>
-    public void AddUnique(List<Term>? terms, SqlToken at)
+    public void AddUnique(List<Term>? terms, SqlToken at, SqlConflictAction conflict = SqlConflictAction.Default)
     {
         if (terms is null) Last.IsUnique = true;
-        AddConstraintIndex(terms ?? [new Term(Last.Name, null, false, at)], primaryKey: false);
+        AddConstraintIndex(terms ?? [new Term(Last.Name, null, false, at)], primaryKey: false, conflict, at);
     }
 
-    private void AddConstraintIndex(List<Term> terms, bool primaryKey)
+    private void AddConstraintIndex(List<Term> terms, bool primaryKey, SqlConflictAction conflict, SqlToken at)
     {
         var columns = new List<KeyColumn>(terms.Count);
         foreach (var term in terms)
@@ -248,11 +256,18 @@ internal sealed class TableDefinition
         {
             if (SameKey(existing.Columns, columns))
             {
+                // One index serves both constraints, so it can have only one algorithm; an unstated one gives way.
+                if (existing.Conflict != conflict)
+                {
+                    if (existing.Conflict != SqlConflictAction.Default && conflict != SqlConflictAction.Default)
+                        throw _ts.Error("conflicting ON CONFLICT clauses specified", at);
+                    if (existing.Conflict == SqlConflictAction.Default) existing.Conflict = conflict;
+                }
                 if (primaryKey) existing.IsPrimaryKey = true;
                 return;
             }
         }
-        Indexes.Add(new ConstraintIndex { Name = name, Columns = columns, IsPrimaryKey = primaryKey });
+        Indexes.Add(new ConstraintIndex { Name = name, Columns = columns, IsPrimaryKey = primaryKey, Conflict = conflict });
     }
 
     /// <summary>SQLite's duplicate test: same columns with the same collations; sort order is not compared.</summary>
@@ -299,7 +314,8 @@ internal sealed class TableDefinition
                 // Its collation is the column's, even when the constraint named another.
                 var column = Columns[RowIdAlias];
                 RowIdAlias = -1;
-                AddConstraintIndex([new Term(column.Name, column.Collation, _rowIdAliasDescending, at)], primaryKey: true);
+                AddConstraintIndex([new Term(column.Name, column.Collation, _rowIdAliasDescending, at)], primaryKey: true, RowIdConflict, at);
+                RowIdConflict = SqlConflictAction.Default;
             }
             var pk = Indexes.Find(i => i.IsPrimaryKey)!;
             RemoveRepeatedKeyColumns(pk.Columns);
@@ -357,6 +373,7 @@ internal sealed class TableDefinition
             IsVirtual = IsVirtual,
             IsAutoIncrement = AutoIncrement,
             RowIdAliasOrdinal = RowIdAlias,
+            RowIdConflict = RowIdConflict,
             PrimaryKey = pkOrdinals,
             PrimaryKeyCollations = pkCollations,
             PrimaryKeyDescending = pkDescending,
@@ -391,6 +408,7 @@ internal sealed class TableDefinition
             PrimaryKeyPosition = pkPosition,
             IsRowIdAlias = c.Ordinal == RowIdAlias,
             IsNotNull = c.NotNull,
+            NotNullConflict = c.NotNull ? c.NotNullConflict : SqlConflictAction.Default,
             IsUnique = c.IsUnique,
             Generated = c.Generated,
             GeneratedSql = c.GeneratedSql,

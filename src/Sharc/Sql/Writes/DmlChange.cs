@@ -19,6 +19,8 @@ internal static class DmlChange
         RefuseOrderByLimit(sql, update.OrderBy, update.Limit, update.Start);
         var table = DmlTarget.Resolve(db, sql, update.Table);
         var action = update.Conflict == SqlConflictAction.Default ? SqlConflictAction.Abort : update.Conflict;
+        // Default asks the writer to resolve each conflict by its constraint's own ON CONFLICT clause.
+        var perRow = update.Conflict == SqlConflictAction.Default && table.HasConflictClauses ? SqlConflictAction.Default : action;
 
         // Assigned columns (-1: the rowid under one of its names) and the expression of each.
         var ordinals = new List<int>();
@@ -49,7 +51,7 @@ internal static class DmlChange
         {
             using var returning = ReturningRows.Create(db, sql, update.Returning, update.Table, table, parameters);
             var rows = DmlTarget.RunQuery(db, sql, update, update.With, columns, from, update.Where, parameters);
-            if (update.From is null && !VisitsInPlanOrder(table, action, ordinals, update.Where)) SortByKey(rows, table);
+            if (update.From is null && !VisitsInPlanOrder(table, perRow == SqlConflictAction.Default && HasReplaceConstraint(table) ? SqlConflictAction.Replace : action, ordinals, update.Where)) SortByKey(rows, table);
             var writer = db.WriterFor(table.Name);
             var triggers = writer.HasTriggers ? db.TriggerRunner.For(table, SqlTriggerEvent.Update, AssignedNames(update)) : null;
             // With triggers, SQLite reads each row and computes its new values only when it comes to it: a trigger
@@ -121,12 +123,12 @@ internal static class DmlChange
                     // The key comes from the row as found: a row an earlier OR REPLACE deleted is no longer there, and one
                     // moved onto this key is the row now updated, as in SQLite.
                     var key = PrimaryKey(table, row, encoding);
-                    changed = writer.UpdateByKey(key, [.. assigned], [.. newValues], action, newRow);
+                    changed = writer.UpdateByKey(key, [.. assigned], [.. newValues], perRow, newRow);
                     if (changed && (returning is not null || triggers is not null)) WriteValues.ToSql(newRow, asSql, table, encoding);
                 }
                 else
                 {
-                    changed = writer.UpdateRow(rowId, [.. assigned], [.. newValues], newRowId, action, newRow, out finalRowId);
+                    changed = writer.UpdateRow(rowId, [.. assigned], [.. newValues], newRowId, perRow, newRow, out finalRowId);
                     if (changed && returning is not null) WriteValues.ToSql(newRow, asSql, table, encoding);
                 }
                 if (!changed) continue;
@@ -136,6 +138,15 @@ internal static class DmlChange
             }
             return new StatementOutcome(changes, true, returning is null ? null : new QueryExecution(returning.Columns, returning.Rows));
         }, action);
+    }
+
+    /// <summary>A constraint whose own algorithm is REPLACE makes SQLite gather the rows first, as OR REPLACE does.</summary>
+    private static bool HasReplaceConstraint(SharcTable table)
+    {
+        if (table.RowIdConflict == SqlConflictAction.Replace) return true;
+        foreach (var c in table.Columns) if (c.IsNotNull && c.NotNullConflict == SqlConflictAction.Replace) return true;
+        foreach (var ix in table.Indexes) if (ix.OnConflict == SqlConflictAction.Replace) return true;
+        return false;
     }
 
     /// <summary>The names the statement assigns (what UPDATE OF triggers are matched against).</summary>

@@ -20,6 +20,7 @@ internal sealed class DmlInsert : IDisposable
     private readonly SharcTable _table;
     private readonly int[] _targets;
     private readonly SqlConflictAction _action;
+    private readonly bool _byConstraint;
     private readonly RowExpressions? _values;
     private readonly int _valueRows;
     private readonly StoredValue[] _stored;
@@ -43,6 +44,8 @@ internal sealed class DmlInsert : IDisposable
         Schema = db.Schema;
         _targets = insert.Source is null ? [] : TargetColumns(sql, insert, _table);
         _action = insert.Conflict == SqlConflictAction.Default ? SqlConflictAction.Abort : insert.Conflict;
+        // Without an OR clause each constraint resolves its conflicts by its own ON CONFLICT clause.
+        _byConstraint = insert.Conflict == SqlConflictAction.Default && _table.HasConflictClauses;
         _stored = new StoredValue[_table.Columns.Count];
         _given = new bool[_table.Columns.Count];
         _scratch = new byte[]?[_table.Columns.Count + 1];
@@ -149,11 +152,14 @@ internal sealed class DmlInsert : IDisposable
         if (explicitRowId.Type is not (SharcColumnType.Null or SharcColumnType.Integer)) CheckRowId(ref explicitRowId);
         var triggers = _triggers;
         if (triggers is not null && !triggers.BeforeInsert(stored, explicitRowId, _insert.Conflict)) return;
+        if (_byConstraint && !writer.ResolveNotNull(stored)) return;
         if (upsert is not null && upsert.TryHandle(_db, writer, stored, explicitRowId, ref changes, returning)) return;
+        bool replace = _action == SqlConflictAction.Replace;
+        if (_byConstraint && !writer.ResolveUnique(stored, explicitRowId, out replace)) return;
         long rowId;
         try
         {
-            rowId = writer.Insert(stored, _action == SqlConflictAction.Replace, explicitRowId);
+            rowId = writer.Insert(stored, replace, explicitRowId);
         }
         catch (SharcConstraintException e) when (_action == SqlConflictAction.Ignore && !e.Message.StartsWith("datatype mismatch", StringComparison.Ordinal))
         {
