@@ -456,7 +456,10 @@ public sealed partial class SharcDatabase
                 var c = w.Table.Columns[ords[i]];
                 vals[i] = StorageAffinity.FromObject(s.values[i], c.Affinity, db.TextEncoding);
             }
-            return w.HasTriggers ? db.Triggers.Update(w, s.rowId, ords, vals) : w.Update(s.rowId, ords, vals);
+            if (w.HasTriggers) return db.Triggers.Update(w, s.rowId, ords, vals);
+            // Constraints that name their own ON CONFLICT algorithm resolve the update as SQL UPDATE does.
+            if (w.Table.HasConflictClauses) return w.UpdateRow(s.rowId, ords, vals, null, Sql.Ast.SqlConflictAction.Default, new StoredValue[w.Table.Columns.Count], out _);
+            return w.Update(s.rowId, ords, vals);
         });
 
     /// <summary>
@@ -479,6 +482,12 @@ public sealed partial class SharcDatabase
                 vals[i] = StorageAffinity.FromObject(s.values[i], t.Columns[ords[i]].Affinity, db.TextEncoding);
             }
             if (w.HasTriggers) return w.RowIdForKey(keyValues) is { } rowId && db.Triggers.Update(w, rowId, ords, vals);
+            if (t.HasConflictClauses)
+            {
+                if (!t.IsWithoutRowId)
+                    return w.RowIdForKey(keyValues) is { } id && w.UpdateRow(id, ords, vals, null, Sql.Ast.SqlConflictAction.Default, new StoredValue[t.Columns.Count], out _);
+                return w.UpdateByKey(keyValues, ords, vals, Sql.Ast.SqlConflictAction.Default, new StoredValue[t.Columns.Count]);
+            }
             return w.UpdateByKey(keyValues, ords, vals);
         });
 

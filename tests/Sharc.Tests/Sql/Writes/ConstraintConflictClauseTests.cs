@@ -267,4 +267,25 @@ public class ConstraintConflictClauseUpdateTests
         o.Both("COMMIT").Error.Should().NotBeNull();
         o.AssertSameContents();
     }
+
+    [Fact]
+    public void Csharp_api_update_follows_the_constraints()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE t(id INTEGER PRIMARY KEY, i UNIQUE ON CONFLICT IGNORE, r UNIQUE ON CONFLICT REPLACE, n NOT NULL ON CONFLICT REPLACE DEFAULT 'd')");
+        o.Ok("INSERT INTO t VALUES (1, 1, 1, 'a'), (2, 2, 2, 'b'), (3, 3, 3, 'c')");
+        o.Db.Update("t", 2, ["i"], [1L]).Should().BeFalse("the IGNORE constraint skips the row");
+        o.SqliteOnly("UPDATE t SET i = 1 WHERE id = 2");
+        o.Db.Update("t", 2, ["r"], [1L]).Should().BeTrue();
+        o.SqliteOnly("UPDATE t SET r = 1 WHERE id = 2");
+        o.Db.UpdateByKey("t", [3L], ["n"], [null]).Should().BeTrue();
+        o.SqliteOnly("UPDATE t SET n = NULL WHERE id = 3");
+        o.Ok("CREATE TABLE w(k PRIMARY KEY ON CONFLICT IGNORE, u UNIQUE ON CONFLICT REPLACE, v) WITHOUT ROWID");
+        o.Ok("INSERT INTO w VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c')");
+        o.Db.UpdateByKey("w", [2L], ["k"], [1L]).Should().BeFalse();
+        o.SqliteOnly("UPDATE w SET k = 1 WHERE k = 2");
+        o.Db.UpdateByKey("w", [3L], ["u"], [1L]).Should().BeTrue();
+        o.SqliteOnly("UPDATE w SET u = 1 WHERE k = 3");
+        o.AssertSameContents();
+    }
 }
