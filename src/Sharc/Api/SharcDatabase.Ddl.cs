@@ -30,24 +30,44 @@ public sealed partial class SharcDatabase
 
     /// <summary>ALTER TABLE … RENAME TO: renames a table (its indexes, triggers and sqlite_sequence entry follow).</summary>
     public void RenameTable(string table, string newName)
-        => RunWrite((table, newName), static (db, s) => { new SchemaWriter(db).RenameTable(s.table, s.newName); db.CheckViewsResolve(""); return 0; });
+        => RunWrite((table, newName), static (db, s) => { db.RenameTableInStatement(s.table, s.newName); return 0; });
 
     /// <summary>ALTER TABLE … RENAME COLUMN.</summary>
     public void RenameColumn(string table, string column, string newName)
-        => RunWrite((table, column, newName), static (db, s) => { new SchemaWriter(db).RenameColumn(s.table, s.column, s.newName); db.CheckViewsResolve(""); return 0; });
+        => RunWrite((table, column, newName), static (db, s) => { db.RenameColumnInStatement(s.table, s.column, s.newName); return 0; });
 
     /// <summary>
     /// ALTER TABLE … DROP COLUMN (SQLite 3.35's rules): refuses PRIMARY KEY, UNIQUE and indexed columns and columns
     /// the table's CHECKs, generated columns or FOREIGN KEYs use; otherwise rewrites the definition and every row.
     /// </summary>
     public void DropColumn(string table, string column)
-        => RunWrite((table, column), static (db, s) => { new SchemaWriter(db).DropColumn(s.table, s.column); db.CheckViewsResolve(" after drop column"); return 0; });
+        => RunWrite((table, column), static (db, s) => { db.DropColumnInStatement(s.table, s.column); return 0; });
+
+    // The ALTER TABLE steps shared by the C# API and SQL: run inside the caller's statement, so a view the change
+    // breaks undoes it.
+    internal void RenameTableInStatement(string table, string newName)
+    {
+        new SchemaWriter(this).RenameTable(table, newName);
+        CheckViewsResolve("");
+    }
+
+    internal void RenameColumnInStatement(string table, string column, string newName)
+    {
+        new SchemaWriter(this).RenameColumn(table, column, newName);
+        CheckViewsResolve("");
+    }
+
+    internal void DropColumnInStatement(string table, string column)
+    {
+        new SchemaWriter(this).DropColumn(table, column);
+        CheckViewsResolve(" after drop column");
+    }
 
     /// <summary>
     /// After ALTER TABLE has rewritten the schema, every view must still resolve, as SQLite checks: otherwise the
     /// statement fails ("error in view v: no such column: a") and is undone. Trigger bodies are not checked.
     /// </summary>
-    internal void CheckViewsResolve(string when)
+    private void CheckViewsResolve(string when)
     {
         ReloadSchema();
         foreach (var view in Schema.Views)

@@ -115,7 +115,7 @@ public sealed partial class SharcDatabase
         if (_transaction is not null)
         {
             pager.BeginStatement();
-            if (foreignKeys) ForeignKeyState.BeginStatement();
+            if (foreignKeys) BeginForeignKeyStatement(newTransaction: false);
             try
             {
                 var r = op(state);
@@ -149,11 +149,7 @@ public sealed partial class SharcDatabase
         }
         pager.BeginWrite();
         AfterBegin();
-        if (foreignKeys)
-        {
-            ForeignKeyState.BeginTransaction();
-            ForeignKeyState.BeginStatement();
-        }
+        if (foreignKeys) BeginForeignKeyStatement(newTransaction: true);
         try
         {
             var r = op(state);
@@ -179,6 +175,13 @@ public sealed partial class SharcDatabase
             ReloadSchema();
             throw;
         }
+    }
+
+    /// <summary>FOREIGN KEY bookkeeping for a statement of the C# API or of SQL (and its transaction, when it opens one).</summary>
+    private void BeginForeignKeyStatement(bool newTransaction)
+    {
+        if (newTransaction) ForeignKeyState.BeginTransaction();
+        ForeignKeyState.BeginStatement();
     }
 
     /// <summary>

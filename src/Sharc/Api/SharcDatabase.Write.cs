@@ -312,11 +312,11 @@ public sealed partial class SharcDatabase
         if (_transaction is not null)
         {
             pager.BeginStatement();
-            if (foreignKeys) ForeignKeyState.BeginStatement();
+            if (foreignKeys) BeginForeignKeyStatement(newTransaction: false);
             try
             {
                 var r = op(this, state);
-                if (foreignKeys) ForeignKeyState.EndStatement(autocommit: false);
+                if (foreignKeys) EndForeignKeyStatement(autocommit: false);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
                 pager.SpillIfNeeded();
@@ -332,15 +332,11 @@ public sealed partial class SharcDatabase
         }
         pager.BeginWrite();
         AfterBegin();
-        if (foreignKeys)
-        {
-            ForeignKeyState.BeginTransaction();
-            ForeignKeyState.BeginStatement();
-        }
+        if (foreignKeys) BeginForeignKeyStatement(newTransaction: true);
         try
         {
             var r = op(this, state);
-            if (foreignKeys) ForeignKeyState.EndStatement(autocommit: true);
+            if (foreignKeys) EndForeignKeyStatement(autocommit: true);
             BeforeCommit();
             pager.Commit();
             AfterEnd();

@@ -40,6 +40,7 @@ internal sealed class WindowPartition
     private int[] _group = [];
     private readonly List<int> _groupStart = [];
     private IReadOnlyList<OrderingIntent> _order = [];
+    private RowOrderComparer _peers = new([]);
 
     public int Count { get; private set; }
 
@@ -55,7 +56,7 @@ internal sealed class WindowPartition
     public int Group(int i) => _group[i];
 
     /// <summary>Takes the rows <paramref name="from"/>..<paramref name="to"/> of <paramref name="order"/> as the partition.</summary>
-    public void Load(List<SqlValue[]> rows, int[] order, int from, int to, IReadOnlyList<OrderingIntent> orderBy)
+    public void Load(List<SqlValue[]> rows, int[] order, int from, int to, IReadOnlyList<OrderingIntent> orderBy, RowOrderComparer peers)
     {
         Count = to - from;
         if (_rows.Length < Count)
@@ -68,12 +69,13 @@ internal sealed class WindowPartition
         }
         for (int i = 0; i < Count; i++) _rows[i] = rows[order[from + i]];
         _order = orderBy;
+        _peers = peers;
         _groupStart.Clear();
         int start = 0;
         while (start < Count)
         {
             int end = start + 1;
-            while (end < Count && Peers(_rows[start], _rows[end])) end++;
+            while (end < Count && _peers.Compare(_rows[start], _rows[end]) == 0) end++;
             for (int i = start; i < end; i++)
             {
                 _peerStart[i] = start;
@@ -83,22 +85,6 @@ internal sealed class WindowPartition
             _groupStart.Add(start);
             start = end;
         }
-    }
-
-    private bool Peers(SqlValue[] a, SqlValue[] b)
-    {
-        foreach (var k in _order)
-        {
-            ref readonly var x = ref a[k.Projection];
-            ref readonly var y = ref b[k.Projection];
-            if (x.IsNull || y.IsNull)
-            {
-                if (x.IsNull && y.IsNull) continue;
-                return false;
-            }
-            if (SqlCompare.Compare(x, y, k.Collation) != 0) return false;
-        }
-        return true;
     }
 
     /// <summary>The frame of row <paramref name="i"/>: rows Start (inclusive) to End (exclusive), before EXCLUDE.</summary>

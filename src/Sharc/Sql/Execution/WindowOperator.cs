@@ -12,7 +12,12 @@ namespace Sharc.Sql.Execution;
 /// </summary>
 internal sealed class WindowOperator : RowOperator
 {
-    private sealed record Pass(OrderingIntent[] Partition, OrderingIntent[] Order, WindowFrameIntent Frame, RowOrderComparer Comparer, List<int> Calls);
+    private sealed record Pass(OrderingIntent[] Partition, OrderingIntent[] Order, WindowFrameIntent Frame, RowOrderComparer Comparer, List<int> Calls)
+    {
+        // Rows share a partition (or are peers) exactly when these compare equal.
+        public RowOrderComparer PartitionKeys { get; } = new(Partition);
+        public RowOrderComparer OrderKeys { get; } = new(Order);
+    }
 
     private readonly RowOperator _child;
     private readonly WindowIntent _intent;
@@ -89,8 +94,8 @@ internal sealed class WindowOperator : RowOperator
             while (start < order.Length)
             {
                 int end = start + 1;
-                while (end < order.Length && SamePartition(pass, rows[order[start]], rows[order[end]])) end++;
-                _partition.Load(rows, order, start, end, pass.Order);
+                while (end < order.Length && pass.PartitionKeys.Compare(rows[order[start]], rows[order[end]]) == 0) end++;
+                _partition.Load(rows, order, start, end, pass.Order, pass.OrderKeys);
                 foreach (int c in pass.Calls) WindowFunctions.Evaluate(_intent.Calls[c], _inputs.Length + c, _partition, frames[c]);
                 start = end;
             }
@@ -104,22 +109,6 @@ internal sealed class WindowOperator : RowOperator
            && SameOffset(a.StartOffset, b.StartOffset) && SameOffset(a.EndOffset, b.EndOffset);
 
     private static bool SameOffset(IntentExpr? a, IntentExpr? b) => a is null ? b is null : b is not null && IntentEquality.Same(a, b);
-
-    private static bool SamePartition(Pass pass, SqlValue[] a, SqlValue[] b)
-    {
-        foreach (var k in pass.Partition)
-        {
-            ref readonly var x = ref a[k.Projection];
-            ref readonly var y = ref b[k.Projection];
-            if (x.IsNull || y.IsNull)
-            {
-                if (x.IsNull && y.IsNull) continue;
-                return false;
-            }
-            if (SqlCompare.Compare(x, y, k.Collation) != 0) return false;
-        }
-        return true;
-    }
 
     public override bool Next(ExecContext ctx)
     {

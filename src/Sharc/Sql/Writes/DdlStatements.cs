@@ -43,11 +43,11 @@ internal static class DdlStatements
                 case SqlAddColumnStatement add:
                     return Write(db, () => new SchemaWriter(db).AddColumn(add.Table, sql[add.Column.Start..add.Column.End]));
                 case SqlRenameTableStatement rename:
-                    return Write(db, () => { new SchemaWriter(db).RenameTable(rename.Table, rename.NewName); db.CheckViewsResolve(""); });
+                    return Write(db, () => db.RenameTableInStatement(rename.Table, rename.NewName));
                 case SqlRenameColumnStatement rename:
-                    return Write(db, () => { new SchemaWriter(db).RenameColumn(rename.Table, rename.Column, rename.NewName); db.CheckViewsResolve(""); });
+                    return Write(db, () => db.RenameColumnInStatement(rename.Table, rename.Column, rename.NewName));
                 case SqlDropColumnStatement d:
-                    return Write(db, () => { new SchemaWriter(db).DropColumn(d.Table, d.Column); db.CheckViewsResolve(" after drop column"); });
+                    return Write(db, () => db.DropColumnInStatement(d.Table, d.Column));
                 case SqlReindexStatement reindex:
                     return Reindex(db, reindex);
                 case SqlVacuumStatement v:

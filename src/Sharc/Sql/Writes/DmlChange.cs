@@ -150,7 +150,7 @@ internal static class DmlChange
     }
 
     /// <summary>The names the statement assigns (what UPDATE OF triggers are matched against).</summary>
-    private static List<string> AssignedNames(SqlUpdateStatement update)
+    internal static List<string> AssignedNames(SqlUpdateStatement update)
     {
         var names = new List<string>();
         foreach (var a in update.Set) names.AddRange(a.Columns);

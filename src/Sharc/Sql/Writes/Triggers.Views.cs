@@ -32,7 +32,7 @@ internal static class ViewTriggers
         if (db.Schema.FindTable(target.Name) is not null || db.Schema.FindView(target.Name) is not { } view) return false;
         if (!db.TriggerRunner.HasTriggers(view.Name)) return false;
         var columns = ColumnsOf(db, view);
-        var triggers = db.TriggerRunner.For(view.Name, null, columns, kind, statement is SqlUpdateStatement update ? AssignedNames(update) : null);
+        var triggers = db.TriggerRunner.For(view.Name, null, columns, kind, statement is SqlUpdateStatement update ? DmlChange.AssignedNames(update) : null);
         if (triggers is not { HasInsteadOf: true }) return false;
         var conflict = statement switch
         {
@@ -63,13 +63,6 @@ internal static class ViewTriggers
     {
         var plan = QueryPlan.Create(db.Schema, $"SELECT * FROM \"{view.Name.Replace("\"", "\"\"", StringComparison.Ordinal)}\"", db.TempViewSet);
         return [.. plan.Columns.Select(c => c.Name)];
-    }
-
-    private static List<string> AssignedNames(SqlUpdateStatement update)
-    {
-        var names = new List<string>();
-        foreach (var a in update.Set) names.AddRange(a.Columns);
-        return names;
     }
 
     private static void RefuseReturning(string sql, IReadOnlyList<SqlResultColumn> returning)

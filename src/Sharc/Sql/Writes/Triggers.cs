@@ -77,7 +77,8 @@ internal sealed class TriggerRunner : ITriggerHook
     /// its columns is among them).
     /// </summary>
     public TableTriggers? For(SharcTable table, SqlTriggerEvent kind, IReadOnlyList<string>? assigned = null)
-        => For(table.Name, table, [.. table.Columns.Select(c => c.Name)], kind, assigned);
+        // The name list is built only for a table that has triggers: the C# API asks for every row it writes.
+        => HasTriggers(table.Name) ? For(table.Name, table, [.. table.Columns.Select(c => c.Name)], kind, assigned) : null;
 
     /// <summary>As <see cref="For(SharcTable, SqlTriggerEvent, IReadOnlyList{string}?)"/> for a table or a view (<paramref name="table"/> null).</summary>
     public TableTriggers? For(string name, SharcTable? table, IReadOnlyList<string> columns, SqlTriggerEvent kind, IReadOnlyList<string>? assigned)
