@@ -29,9 +29,19 @@ internal sealed class ColumnSource
     public int Field { get; init; }
     /// <summary>The value used when the record has fewer fields (a column added by ALTER TABLE ADD COLUMN).</summary>
     public object? Default { get; init; }
-    public SharcColumn? Column { get; init; }
-    /// <summary>SQLite stores integral values of REAL columns as integers to save space and reads them back as REAL.</summary>
-    public bool RealAffinity => Column?.Affinity == SharcAffinity.Real;
+    public SharcColumn? Column
+    {
+        get => _column;
+        init
+        {
+            _column = value;
+            RealAffinity = value?.Affinity == SharcAffinity.Real;
+        }
+    }
+    private readonly SharcColumn? _column;
+    /// <summary>SQLite stores integral values of REAL columns as integers to save space and reads them back as REAL.
+    /// Kept as a flag: every integer read asks.</summary>
+    public bool RealAffinity { get; private init; }
 }
 
 /// <summary>

@@ -136,20 +136,13 @@ public partial class SharcDataReader
     private Raw GetRaw(int ordinal)
     {
         if (_query is not null) return QueryRaw(ordinal);
-        EnsureRow();
-        var col = Column(ordinal);
-        Raw raw = default;
-        switch (col.Kind)
-        {
-            case ColumnKind.RowId:
-                raw.Type = SharcColumnType.Integer;
-                raw.Integer = RowId;
-                return raw;
-            case ColumnKind.Virtual:
-                throw new SharcException($"column {col.Name} is a VIRTUAL generated column: computing it needs the SQL expression engine, which this reader does not have");
-        }
+        if (_state != State.OnRow) NotOnRow();
+        var columns = _columns;
+        if ((uint)ordinal >= (uint)columns.Length) ThrowHelper.ColumnOutOfRange(ordinal, columns.Length);
+        var col = columns[ordinal];
+        if (col.Kind != ColumnKind.Field) return SpecialRaw(col);
 
-        var cursor = RowCursor;
+        var cursor = _cursor;
         long type;
         int offset, size;
         ReadOnlySpan<byte> bytes;
@@ -159,7 +152,6 @@ public partial class SharcDataReader
             var payload = cursor.LocalPayload;
             _layout.HeaderSize(payload);
             if (!_layout.TryGetField(col.Field, payload, out type, out offset, out size)) return DefaultOf(ordinal, col);
-            if (type == 0) return raw;
             bytes = payload.Slice(offset, size);
         }
         else
@@ -167,13 +159,20 @@ public partial class SharcDataReader
             int headerSize = _layout.HeaderSize(cursor.GetPayload(9));
             if (!_layout.TryGetField(col.Field, cursor.GetPayload(headerSize), out type, out offset, out size))
                 return DefaultOf(ordinal, col);
-            if (type == 0) return raw;
             bytes = cursor.GetPayload(offset + size).Slice(offset, size);
         }
-        if (type <= 6 || type is 8 or 9)
+        return Decode(type, bytes, col.RealAffinity);
+    }
+
+    /// <summary>One stored value from its serial type and content bytes.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Raw Decode(long type, ReadOnlySpan<byte> bytes, bool realAffinity)
+    {
+        Raw raw = default;
+        if ((ulong)(type - 1) < 6 || type is 8 or 9)
         {
             long v = SerialType.ReadInteger(type, bytes);
-            if (col.RealAffinity)
+            if (realAffinity)
             {
                 raw.Type = SharcColumnType.Real;
                 raw.Real = v;
@@ -192,11 +191,22 @@ public partial class SharcDataReader
             raw.Type = SharcColumnType.Real;
             raw.Real = d;
         }
-        else
+        else if (type >= 12)
         {
             raw.Type = (type & 1) == 0 ? SharcColumnType.Blob : SharcColumnType.Text;
             raw.Bytes = bytes;
         }
+        return raw;
+    }
+
+    /// <summary>The rowid column, or a VIRTUAL generated column (which this reader cannot compute).</summary>
+    private Raw SpecialRaw(ColumnSource col)
+    {
+        if (col.Kind == ColumnKind.Virtual)
+            throw new SharcException($"column {col.Name} is a VIRTUAL generated column: computing it needs the SQL expression engine, which this reader does not have");
+        Raw raw = default;
+        raw.Type = SharcColumnType.Integer;
+        raw.Integer = RowId;
         return raw;
     }
 

@@ -196,7 +196,7 @@ internal sealed partial class BTreeCursor : IDisposable
             {
                 int mid = (lo + hi) >>> 1;
                 int cell = f.Header.CellOffset(span, mid, f.Page.PageNumber, _usable);
-                if (CellParser.TableInteriorKey(span, cell, _usable, f.Page.PageNumber) < rowId) lo = mid + 1;
+                if (InteriorKey(span, cell, f.Page.PageNumber) < rowId) lo = mid + 1;
                 else hi = mid;
             }
             f.Index = lo;
@@ -336,10 +336,7 @@ internal sealed partial class BTreeCursor : IDisposable
     private ref Frame Push(uint page)
     {
         int level = _depth + 1;
-        if (level >= MaxDepth)
-            ThrowHelper.Corrupt($"b-tree rooted at page {_root} is deeper than {MaxDepth} levels (a page cycle?)", page);
-        if (++_visits > _pageCount)
-            ThrowHelper.Corrupt($"b-tree rooted at page {_root} visits more pages than the database has (a page cycle?)", page);
+        if (level >= MaxDepth || ++_visits > _pageCount) WalkTooLong(level, page);
 
         ref Frame f = ref _stack[level];
         if (level < _held && f.Page.PageNumber == page)
@@ -362,9 +359,7 @@ internal sealed partial class BTreeCursor : IDisposable
         try
         {
             header = BTreePageHeader.Parse(pr.Span, page, _usable);
-            bool wantTable = !_isIndex;
-            if (header.IsTable != wantTable)
-                ThrowHelper.Corrupt($"page {page} is a {(header.IsTable ? "table" : "index")} page inside {(wantTable ? "a table" : "an index")} b-tree rooted at page {_root}", page);
+            if (header.IsTable == _isIndex) WrongPageKind(page, header.IsTable);
         }
         catch
         {
@@ -378,6 +373,18 @@ internal sealed partial class BTreeCursor : IDisposable
         _depth = level;
         return ref f;
     }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private void WalkTooLong(int level, uint page)
+    {
+        if (level >= MaxDepth)
+            ThrowHelper.Corrupt($"b-tree rooted at page {_root} is deeper than {MaxDepth} levels (a page cycle?)", page);
+        ThrowHelper.Corrupt($"b-tree rooted at page {_root} visits more pages than the database has (a page cycle?)", page);
+    }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private void WrongPageKind(uint page, bool isTable)
+        => ThrowHelper.Corrupt($"page {page} is a {(isTable ? "table" : "index")} page inside {(isTable ? "an index" : "a table")} b-tree rooted at page {_root}", page);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private uint ChildAt(ref Frame f, int index)
@@ -395,7 +402,7 @@ internal sealed partial class BTreeCursor : IDisposable
             child = f.Header.RightChild;
         }
         if (child == 0 || child > _pageCount)
-            ThrowHelper.Corrupt($"child page number {child} is outside the database (1..{_pageCount})", f.Page.PageNumber);
+            ThrowHelper.ChildOutOfRange(child, _pageCount, f.Page.PageNumber);
         return child;
     }
 
@@ -404,6 +411,37 @@ internal sealed partial class BTreeCursor : IDisposable
     private long LeafRowId(ref Frame f, ReadOnlySpan<byte> span, int index)
     {
         int cell = f.Header.CellOffset(span, index, f.Page.PageNumber, _usable);
+        // The common case, read in place: a payload size of one or two bytes and a rowid of one or two.
+        if (cell + 4 <= _usable)
+        {
+            int p = cell + (span[cell] < 0x80 ? 1 : span[cell + 1] < 0x80 ? 2 : 0);
+            if (p > cell)
+            {
+                int r = span[p];
+                if (r < 0x80) return r;
+                int r1 = span[p + 1];
+                if (r1 < 0x80) return ((r & 0x7F) << 7) | r1;
+            }
+        }
+        return LeafRowIdSlow(ref f, span, cell);
+    }
+
+    /// <summary>The rowid key of a table interior cell, with the one- and two-byte cases read in place.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private long InteriorKey(ReadOnlySpan<byte> span, int cell, uint page)
+    {
+        if (cell + 6 <= _usable)
+        {
+            int b0 = span[cell + 4];
+            if (b0 < 0x80) return b0;
+            int b1 = span[cell + 5];
+            if (b1 < 0x80) return ((b0 & 0x7F) << 7) | b1;
+        }
+        return CellParser.TableInteriorKey(span, cell, _usable, page);
+    }
+
+    private long LeafRowIdSlow(ref Frame f, ReadOnlySpan<byte> span, int cell)
+    {
         var s = span[cell.._usable];
         int n1 = Format.Varint.Read(s, out _);
         long rowId = 0;

@@ -59,7 +59,7 @@ internal readonly struct BTreePageHeader
         int h = HeaderOffset(pageNumber);
         var type = (BTreePageType)page[h];
         if (type is not (BTreePageType.InteriorIndex or BTreePageType.InteriorTable or BTreePageType.LeafIndex or BTreePageType.LeafTable))
-            ThrowHelper.Corrupt($"invalid b-tree page type {page[h]}", pageNumber, h);
+            InvalidType(page[h], pageNumber, h);
 
         bool leaf = ((byte)type & 8) != 0;
         int headerSize = leaf ? 8 : 12;
@@ -67,12 +67,17 @@ internal readonly struct BTreePageHeader
         int contentStart = BinaryPrimitives.ReadUInt16BigEndian(page[(h + 5)..]);
         if (contentStart == 0) contentStart = 65536;
         int ptrs = h + headerSize;
-        if (ptrs + 2 * cellCount > usableSize)
-            ThrowHelper.Corrupt($"{cellCount} cells do not fit on the page", pageNumber, h + 3);
+        if (ptrs + 2 * cellCount > usableSize) TooManyCells(cellCount, pageNumber, h + 3);
         uint right = leaf ? 0 : BinaryPrimitives.ReadUInt32BigEndian(page[(h + 8)..]);
         return new BTreePageHeader(type, cellCount, ptrs, right,
             BinaryPrimitives.ReadUInt16BigEndian(page[(h + 1)..]), contentStart, page[h + 7]);
     }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void InvalidType(byte type, uint page, int at) => ThrowHelper.Corrupt($"invalid b-tree page type {type}", page, at);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void TooManyCells(int count, uint page, int at) => ThrowHelper.Corrupt($"{count} cells do not fit on the page", page, at);
 
     /// <summary>The offset of cell <paramref name="index"/>, checked to lie inside the cell content area.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -80,7 +85,7 @@ internal readonly struct BTreePageHeader
     {
         int off = BinaryPrimitives.ReadUInt16BigEndian(page[(CellPointers + 2 * index)..]);
         if (off < CellPointers + 2 * CellCount || off >= usableSize)
-            ThrowHelper.Corrupt($"cell {index} pointer {off} is outside the cell content area", pageNumber, CellPointers + 2 * index);
+            ThrowHelper.CellPointerOutside(index, off, pageNumber, CellPointers + 2 * index);
         return off;
     }
 }

@@ -15,6 +15,21 @@ internal static class ThrowHelper
     public static T Corrupt<T>(string message, uint page = 0, int offset = -1)
         => throw new SharcCorruptException(message, page, offset);
 
+    // Specific throws with primitive arguments: an interpolated message built at the call site would bloat the hot
+    // method around it (string-building code and registers), even though it never runs.
+
+    [DoesNotReturn]
+    public static void PageOutOfRange(uint page, uint pageCount)
+        => Corrupt($"page number {page} is outside the database (1..{pageCount})", page);
+
+    [DoesNotReturn]
+    public static void CellPointerOutside(int index, int offset, uint page, int at)
+        => Corrupt($"cell {index} pointer {offset} is outside the cell content area", page, at);
+
+    [DoesNotReturn]
+    public static void ChildOutOfRange(uint child, uint pageCount, uint page)
+        => Corrupt($"child page number {child} is outside the database (1..{pageCount})", page);
+
     [DoesNotReturn]
     public static void Format(string message) => throw new SharcFormatException(message);
 

@@ -52,7 +52,7 @@ internal sealed class FilePageSource : IPageSource
     public PageRef Acquire(uint pageNumber)
     {
         if (pageNumber == 0 || pageNumber > PageCount)
-            ThrowHelper.Corrupt($"page number {pageNumber} is outside the database (1..{PageCount})", pageNumber);
+            ThrowHelper.PageOutOfRange(pageNumber, PageCount);
         return _cache.Acquire(pageNumber);
     }
 
@@ -63,7 +63,7 @@ internal sealed class FilePageSource : IPageSource
         if (pageNumber == 0 || pageNumber > PageCount)
         {
             _cache.Release(old);
-            ThrowHelper.Corrupt($"page number {pageNumber} is outside the database (1..{PageCount})", pageNumber);
+            ThrowHelper.PageOutOfRange(pageNumber, PageCount);
         }
         return _cache.Exchange(old, pageNumber);
     }

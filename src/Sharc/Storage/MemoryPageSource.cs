@@ -40,7 +40,7 @@ internal sealed class MemoryPageSource : IPageSource
     public PageRef Acquire(uint pageNumber)
     {
         if (pageNumber == 0 || pageNumber > PageCount)
-            ThrowHelper.Corrupt($"page number {pageNumber} is outside the database (1..{PageCount})", pageNumber);
+            ThrowHelper.PageOutOfRange(pageNumber, PageCount);
         long off = (long)(pageNumber - 1) * PageSize;
         if (off + PageSize > Length)
             ThrowHelper.Corrupt("page lies beyond the end of the database image (truncated file)", pageNumber);
