@@ -1,4 +1,3 @@
-using Sharc.Format;
 using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Execution;
@@ -64,12 +63,7 @@ internal sealed class RowStore(int width)
     public void Keep()
     {
         var values = _values.AsSpan(Count * width, width);
-        for (int i = 0; i < values.Length; i++)
-        {
-            ref var v = ref values[i];
-            if (!v.IsBorrowed) continue;
-            v = v.Type == SharcColumnType.Text ? _bytes.Text(v.Bytes) : _bytes.Blob(v.Bytes);
-        }
+        for (int i = 0; i < values.Length; i++) values[i] = _bytes.Keep(values[i]);
         Count++;
     }
 }

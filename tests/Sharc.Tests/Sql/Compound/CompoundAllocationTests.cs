@@ -17,6 +17,9 @@ public sealed class CompoundAllocationTests
         "SELECT age FROM users WHERE age < ?1 UNION ALL SELECT id % 9 FROM users WHERE score > ?1 ORDER BY 1 DESC",
         "SELECT age, id % 3 FROM users WHERE age < ?1 UNION SELECT id % 4, 1 FROM users UNION ALL SELECT 1, 2 EXCEPT SELECT age, 0 FROM users WHERE score > ?1",
         "SELECT name, age FROM users WHERE age < ?1 UNION SELECT name, age FROM users WHERE score > ?1 * 30",
+        "WITH a AS (SELECT age, avg(score) AS s, count(*) AS n FROM users WHERE id > ?1 GROUP BY age) SELECT x.age, x.s, y.n FROM a x JOIN a y ON y.age = x.age + 1",
+        "WITH a AS (SELECT name, age FROM users WHERE age > ?1) SELECT x.age, y.name FROM a x JOIN a y ON y.name = x.name",
+        "SELECT age, count(*), sum(id) FROM users WHERE id > ?1 GROUP BY age, substr(name, 1, 6)",
     };
 
     [Theory]
