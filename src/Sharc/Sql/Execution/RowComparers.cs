@@ -51,9 +51,6 @@ internal sealed class RowOrderComparer(IReadOnlyList<OrderingIntent> keys)
     // An array, not the list interface: a sort calls Compare for every pair it weighs.
     private readonly OrderingIntent[] _keys = [.. keys];
 
-    /// <summary>The ORDER BY keys, in order.</summary>
-    public IReadOnlyList<OrderingIntent> Keys => _keys;
-
     public int Compare(ReadOnlySpan<SqlValue> a, ReadOnlySpan<SqlValue> b)
     {
         foreach (var k in _keys)
