@@ -11,7 +11,8 @@ internal sealed record AggregateSpec(AggregateCall Call, Evaluator[] Arguments, 
 /// <summary>
 /// GROUP BY and aggregates by hashing: one entry per group (memory grows with the number of groups, not rows),
 /// each with its accumulators and the columns read after aggregation. The groups come out sorted by their keys, as
-/// SQLite's sorter yields them. Without GROUP BY there is exactly one group, even over no rows (count() is then 0,
+/// SQLite's sorter yields them. Groups, their accumulators and the bytes of their text keys are kept for the next
+/// run (reset, not made anew), so a statement run again allocates nothing for its groups once it has made enough. Without GROUP BY there is exactly one group, even over no rows (count() is then 0,
 /// sum() NULL, columns NULL).
 /// </summary>
 /// <remarks>
@@ -29,6 +30,14 @@ internal sealed class AggregateOperator : RowOperator
         public bool Started { get; set; }
         /// <summary>SQLite's "skip the load" flag, which carries over from row to row.</summary>
         public bool Skip { get; set; }
+
+        /// <summary>Makes the group as new, for another run's use.</summary>
+        public void Reset()
+        {
+            Array.Clear(Row);
+            foreach (var a in Aggregates) a.Reset();
+            Started = Skip = false;
+        }
     }
 
     private readonly RowOperator _child;
@@ -42,6 +51,11 @@ internal sealed class AggregateOperator : RowOperator
     private readonly bool _loneMinMax;
     private readonly Dictionary<SqlValue[], Group> _groups;
     private readonly List<Group> _ordered = [];
+    // Every group made so far; a run uses the first _used of them.
+    private readonly List<Group> _pool = [];
+    private readonly ValueArena _keyBytes = new();
+    private readonly Comparison<Group> _compareKeys;
+    private int _used;
     private readonly SqlValue[] _probe;
     private readonly SqlValue[][] _argBuffers;
     private readonly ValuesFrame _output = new();
@@ -66,6 +80,7 @@ internal sealed class AggregateOperator : RowOperator
         _loneMinMax = keys.Length == 0 && aggregates.Length == 1 && _anyMinMax;
         _groups = new Dictionary<SqlValue[], Group>(new RowKeyComparer(intent.KeyCollations));
         _probe = new SqlValue[intent.Width];
+        _compareKeys = CompareKeys;
         _argBuffers = new SqlValue[aggregates.Length][];
         for (int i = 0; i < aggregates.Length; i++) _argBuffers[i] = new SqlValue[aggregates[i].Arguments.Length];
     }
@@ -75,7 +90,8 @@ internal sealed class AggregateOperator : RowOperator
         _groups.Clear();
         _ordered.Clear();
         _single = null;
-        _next = 0;
+        _next = _used = 0;
+        _keyBytes.Reset();
         ctx.AggregateRows[_frame] = _output;
         _child.Open(ctx);
         try
@@ -94,7 +110,7 @@ internal sealed class AggregateOperator : RowOperator
         else
         {
             _ordered.AddRange(_groups.Values);
-            if (_ordered.Count > 1) _ordered.Sort(CompareKeys);
+            if (_ordered.Count > 1) _ordered.Sort(_compareKeys);
         }
         foreach (var g in _ordered)
             for (int i = 0; i < g.Aggregates.Length; i++) g.Row[_intent.AggregateBase + i] = g.Aggregates[i].Finish();
@@ -160,15 +176,28 @@ internal sealed class AggregateOperator : RowOperator
 
     private Group NewGroup(SqlValue[] probe)
     {
-        var row = new SqlValue[_intent.Width];
-        for (int i = 0; i < _keys.Length; i++) row[i] = probe[i].ToOwned();
-        var accumulators = new SqlAggregate[_aggregates.Length];
-        for (int i = 0; i < accumulators.Length; i++)
+        Group group;
+        if (_used < _pool.Count)
         {
-            var call = _aggregates[i].Call;
-            accumulators[i] = AggregateFunctions.Create(call.Name, call.Arguments.Count, call.Distinct, call.Collation);
+            group = _pool[_used];
+            group.Reset();
         }
-        return new Group(row, accumulators);
+        else
+        {
+            var accumulators = new SqlAggregate[_aggregates.Length];
+            for (int i = 0; i < accumulators.Length; i++)
+            {
+                var call = _aggregates[i].Call;
+                accumulators[i] = AggregateFunctions.Create(call.Name, call.Arguments.Count, call.Distinct, call.Collation);
+            }
+            group = new Group(new SqlValue[_intent.Width], accumulators);
+            _pool.Add(group);
+        }
+        _used++;
+        // The key's bytes must outlive the row they came from: copied into the run's arena (still borrowed, so
+        // whatever keeps a group's row past the run copies them).
+        for (int i = 0; i < _keys.Length; i++) group.Row[i] = _keyBytes.Keep(probe[i]);
+        return group;
     }
 
     public override bool Next(ExecContext ctx)

@@ -11,19 +11,20 @@ internal sealed class CompoundScanOperator(CompoundRows compound, int frame, Sql
 {
     private readonly ValuesFrame _frame = new();
     private readonly SqlValue[]? _converted = affinities is null ? null : new SqlValue[affinities.Length];
-    private IEnumerator<SqlValue[]>? _rows;
+    private bool _open;
 
     public override void Open(ExecContext ctx)
     {
         Close();
         ctx.Frames[frame] = _frame;
-        _rows = compound.Rows(ctx).GetEnumerator();
+        compound.Open(ctx);
+        _open = true;
     }
 
     public override bool Next(ExecContext ctx)
     {
-        if (_rows is null || !_rows.MoveNext()) return false;
-        var row = _rows.Current;
+        if (!_open || !compound.MoveNext(ctx)) return false;
+        var row = compound.Current;
         if (_converted is not null)
         {
             for (int i = 0; i < _converted.Length; i++) _converted[i] = AffinityScanOperator.Apply(row[i], affinities![i]);
@@ -33,11 +34,12 @@ internal sealed class CompoundScanOperator(CompoundRows compound, int frame, Sql
         return true;
     }
 
-    // Disposing the enumerator closes the arm being read.
+    // Closing the compound closes the arm being read.
     public override void Close()
     {
-        _rows?.Dispose();
-        _rows = null;
+        if (!_open) return;
+        _open = false;
+        compound.Close();
     }
 }
 
@@ -64,21 +66,22 @@ internal sealed class ValuesScanOperator(Evaluator[][] rows, int frame) : RowOpe
 
 /// <summary>
 /// The rows of a materialized CTE, computed at most once per execution (the CTE reads no enclosing row, so its
-/// answer cannot change within one) and shared by every reference.
+/// answer cannot change within one) and shared by every reference. They are kept in a <see cref="RowStore"/>, whose
+/// buffers the next execution reuses.
 /// </summary>
 internal sealed class MaterializedRows(QueryPipeline pipeline, int width)
 {
-    private readonly List<SqlValue[]> _rows = [];
+    private readonly RowStore _rows = new(width);
     private int _generation;
 
-    public List<SqlValue[]> Get(ExecContext ctx)
+    public RowStore Get(ExecContext ctx)
     {
         if (_generation == ctx.Generation) return _rows;
         _rows.Clear();
         pipeline.Open(ctx);
         try
         {
-            while (pipeline.MoveNext(ctx)) _rows.Add(CompoundRows.Own(pipeline.Current, width));
+            while (pipeline.MoveNext(ctx)) _rows.Add(pipeline.Current);
         }
         finally
         {
@@ -89,11 +92,11 @@ internal sealed class MaterializedRows(QueryPipeline pipeline, int width)
     }
 }
 
-/// <summary>One reference to a materialized CTE.</summary>
-internal sealed class MaterializedScanOperator(MaterializedRows rows, int frame) : RowOperator
+/// <summary>One reference to a materialized CTE: each row copied in turn into this reference's own row.</summary>
+internal sealed class MaterializedScanOperator(MaterializedRows rows, int width, int frame) : RowOperator
 {
-    private readonly ValuesFrame _frame = new();
-    private List<SqlValue[]> _rows = [];
+    private readonly ValuesFrame _frame = new() { Row = new SqlValue[width] };
+    private RowStore? _rows;
     private int _next;
 
     public override void Open(ExecContext ctx)
@@ -105,8 +108,8 @@ internal sealed class MaterializedScanOperator(MaterializedRows rows, int frame)
 
     public override bool Next(ExecContext ctx)
     {
-        if (_next >= _rows.Count) return false;
-        _frame.Row = _rows[_next++];
+        if (_rows is null || _next >= _rows.Count) return false;
+        _rows.CopyTo(_next++, _frame.Row);
         return true;
     }
 }

@@ -7,9 +7,11 @@ namespace Sharc.Sql.Execution;
 
 /// <summary>
 /// The rows of a compound SELECT, produced the way SQLite produces them, because which of several equal rows
-/// survives (1 or 1.0, 'a' or 'A' under NOCASE) and the order without ORDER BY depend on it.
+/// survives (1 or 1.0, 'a' or 'A' under NOCASE) and the order without ORDER BY depend on it. Read it like a
+/// pipeline: <see cref="Open"/>, <see cref="MoveNext"/> until false, <see cref="Close"/>.
 /// </summary>
 /// <remarks>
+/// <para>
 /// SQLite (since 3.52/3.53) merges every set operator, with or without ORDER BY: each side is sorted (stably) on the
 /// ORDER BY extended by every column — with no ORDER BY, just every column ascending under its collation — the
 /// sides are merged, and a set operator drops a row equal to the one output before. So of equal rows a UNION keeps
@@ -17,86 +19,208 @@ namespace Sharc.Sql.Execution;
 /// left side's. UNION ALL streams when it is the last operator: only the arms after the last set operator run
 /// unsorted. Duplicates are decided by <see cref="RowKeyComparer"/> (SQLite's comparison under each column's
 /// collation).
+/// </para>
+/// <para>
+/// The merged arms' rows go into one <see cref="RowStore"/> and are sorted and merged as indexes into it; every
+/// buffer is kept for the next run. An arm whose rows meet a set operator keeps only the first of the rows that
+/// sort equal (<see cref="StoredRowKeys"/>): the merge would drop the others anyway, since a stable sort puts them
+/// right after that one and they equal it under every column.
+/// </para>
 /// </remarks>
 internal sealed class CompoundRows
 {
     private readonly QueryPipeline[] _arms;
     private readonly SqlCompoundOperator[] _operators;
-    private readonly Collation[] _collations;
-    private readonly IReadOnlyList<OrderingIntent> _ordering;
     private readonly RowKeyComparer _equality;
+    private readonly bool _ordered;
+    // The last arm merged (its rows and those of every arm before it are sorted and merged); -1 when none is.
+    private readonly int _mergedTop;
+    // Per arm up to _mergedTop: the keys its rows are sorted on (the merge at its level uses them too) and, for an
+    // arm whose rows meet a set operator, the set that finds its rows sorting equal to an earlier one.
+    private readonly RowOrderComparer[] _orderAt;
+    private readonly HashSet<int>?[] _seenAt;
+    private readonly RowStore _store;
+    private readonly RowIndexSort _sort = new();
+    private readonly SqlValue[] _row;
+    private int[] _merged = [], _spare = [], _armRows = [];
+    private int _mergedCount, _next;
+    private bool _mergePending;
+    private int _streamArm;
+    private bool _streaming;
 
     public CompoundRows(QueryPipeline[] arms, SqlCompoundOperator[] operators, Collation[] collations, IReadOnlyList<OrderingIntent> ordering)
     {
         _arms = arms;
         _operators = operators;
-        _collations = collations;
-        _ordering = ordering;
         _equality = new RowKeyComparer(collations);
-    }
-
-    private int Width => _collations.Length;
-
-    /// <summary>The rows, in SQLite's order; a row is valid until the next one is asked for.</summary>
-    public IEnumerable<SqlValue[]> Rows(ExecContext ctx)
-    {
-        if (_ordering.Count > 0) return Sorted(_arms.Length - 1, _ordering, ctx);
-        return Output(_arms.Length - 1, ctx);
-    }
-
-    // ---- without ORDER BY ------------------------------------------------------------------------------------
-
-    /// <summary>The rows of arms 0..k: streamed through a trailing UNION ALL, else merged in key order.</summary>
-    private IEnumerable<SqlValue[]> Output(int k, ExecContext ctx)
-    {
-        if (k == 0 || _operators[k - 1] == SqlCompoundOperator.UnionAll)
+        _ordered = ordering.Count > 0;
+        _store = new RowStore(collations.Length);
+        _row = new SqlValue[collations.Length];
+        int top = _ordered ? arms.Length - 1 : LastSetOperatorArm();
+        _mergedTop = top >= 1 ? top : -1;
+        _orderAt = new RowOrderComparer[_mergedTop + 1];
+        _seenAt = new HashSet<int>?[_orderAt.Length];
+        if (_mergedTop < 0) return;
+        // SQLite's multiSelectOrderBy, level by level from the top: a set operator extends the keys it is handed by
+        // every column, and passes them down to the arms before it.
+        IReadOnlyList<OrderingIntent> keys = ordering;
+        bool setOperatorAbove = false;
+        for (int k = _mergedTop; k >= 1; k--)
         {
-            if (k > 0)
-                foreach (var row in Output(k - 1, ctx)) yield return row;
-            foreach (var row in Stream(_arms[k], ctx)) yield return row;
-            yield break;
+            if (operators[k - 1] != SqlCompoundOperator.UnionAll)
+            {
+                keys = Extend(keys, collations);
+                setOperatorAbove = true;
+            }
+            SetLevel(k, keys, setOperatorAbove);
         }
-        // A set operator with no ORDER BY merges as if ordered by no term: Sorted extends that to every column.
-        foreach (var row in Sorted(k, [], ctx)) yield return row;
+        SetLevel(0, keys, setOperatorAbove);
     }
 
-    private static IEnumerable<SqlValue[]> Stream(QueryPipeline arm, ExecContext ctx)
+    /// <summary>The current row; valid until the next <see cref="MoveNext"/>. Its first columns are the compound's.</summary>
+    public SqlValue[] Current { get; private set; } = [];
+
+    /// <summary>Starts a run. With ORDER BY the arms are read and merged now; without, on the first row asked for.</summary>
+    public void Open(ExecContext ctx)
     {
+        Close();
+        _mergedCount = _next = 0;
+        _streamArm = _mergedTop + 1;
+        _mergePending = _mergedTop >= 0;
+        if (_ordered) MergeArms(ctx);
+    }
+
+    public bool MoveNext(ExecContext ctx)
+    {
+        if (_mergePending) MergeArms(ctx);
+        if (_next < _mergedCount)
+        {
+            _store.CopyTo(_merged[_next++], _row);
+            Current = _row;
+            return true;
+        }
+        while (_streamArm < _arms.Length)
+        {
+            var arm = _arms[_streamArm];
+            if (!_streaming)
+            {
+                arm.Open(ctx);
+                _streaming = true;
+            }
+            if (arm.MoveNext(ctx))
+            {
+                Current = arm.Current;
+                return true;
+            }
+            Close();
+            _streamArm++;
+        }
+        return false;
+    }
+
+    /// <summary>Ends the run, closing the arm being streamed.</summary>
+    public void Close()
+    {
+        if (!_streaming) return;
+        _streaming = false;
+        _arms[_streamArm].Close();
+    }
+
+    /// <summary>The arm of the last set operator: those after it are UNION ALLs that stream. 0 when there is none.</summary>
+    private int LastSetOperatorArm()
+    {
+        int k = _arms.Length - 1;
+        while (k > 0 && _operators[k - 1] == SqlCompoundOperator.UnionAll) k--;
+        return k;
+    }
+
+    private void SetLevel(int k, IReadOnlyList<OrderingIntent> keys, bool collapse)
+    {
+        _orderAt[k] = new RowOrderComparer(keys);
+        if (collapse) _seenAt[k] = new HashSet<int>(new StoredRowKeys(_store, _orderAt[k], keys));
+    }
+
+    /// <summary>
+    /// The ORDER BY extended by every column it does not already sort under the column's own collation, ascending:
+    /// rows equal as the set operator sees them then end up side by side.
+    /// </summary>
+    private static List<OrderingIntent> Extend(IReadOnlyList<OrderingIntent> keys, Collation[] collations)
+    {
+        var extended = new List<OrderingIntent>(keys);
+        for (int i = 0; i < collations.Length; i++)
+        {
+            bool present = false;
+            foreach (var k in keys) present |= k.Projection == i && k.Collation == collations[i];
+            if (!present) extended.Add(new OrderingIntent(i, false, true, collations[i]));
+        }
+        return extended;
+    }
+
+    // ---- merging ----------------------------------------------------------------------------------------------
+
+    /// <summary>SQLite's multiSelectOrderBy over arms 0.._mergedTop: their rows, merged, in <see cref="_merged"/>.</summary>
+    private void MergeArms(ExecContext ctx)
+    {
+        _mergePending = false;
+        _store.Clear();
+        _mergedCount = ReadSorted(0, ref _merged, ctx);
+        for (int k = 1; k <= _mergedTop; k++)
+        {
+            int count = ReadSorted(k, ref _armRows, ctx);
+            Reserve(ref _spare, _mergedCount + count);
+            _mergedCount = Merge(_operators[k - 1], _orderAt[k], _merged.AsSpan(0, _mergedCount), _armRows.AsSpan(0, count), _spare);
+            (_merged, _spare) = (_spare, _merged);
+        }
+    }
+
+    /// <summary>Reads arm <paramref name="k"/> into the store; its row indexes, sorted, into <paramref name="into"/>.</summary>
+    private int ReadSorted(int k, ref int[] into, ExecContext ctx)
+    {
+        int first = _store.Count;
+        var seen = _seenAt[k];
+        seen?.Clear();
+        var arm = _arms[k];
         arm.Open(ctx);
         try
         {
-            while (arm.MoveNext(ctx)) yield return arm.Current;
+            while (arm.MoveNext(ctx))
+            {
+                if (seen is null)
+                {
+                    _store.Add(arm.Current);
+                }
+                else if (seen.Add(_store.Stage(arm.Current)))
+                {
+                    _store.Keep();
+                }
+            }
         }
         finally
         {
             arm.Close();
         }
+        int count = _store.Count - first;
+        Reserve(ref into, count);
+        for (int i = 0; i < count; i++) into[i] = first + i;
+        _sort.Sort(into.AsSpan(0, count), _store, _orderAt[k]);
+        return count;
     }
 
-    // ---- merging ----------------------------------------------------------------------------------------------
-
-    /// <summary>SQLite's multiSelectOrderBy: the rows of arms 0..k in the order of <paramref name="keys"/>.</summary>
-    private List<SqlValue[]> Sorted(int k, IReadOnlyList<OrderingIntent> keys, ExecContext ctx)
+    /// <summary>Merges two sorted lists of rows as <paramref name="op"/> does; returns the number of rows output.</summary>
+    private int Merge(SqlCompoundOperator op, RowOrderComparer order, ReadOnlySpan<int> left, ReadOnlySpan<int> right, int[] output)
     {
-        if (k == 0) return SortedArm(_arms[0], keys, ctx);
-        var op = _operators[k - 1];
-        if (op != SqlCompoundOperator.UnionAll) keys = Extend(keys);
-        var left = Sorted(k - 1, keys, ctx);
-        var right = SortedArm(_arms[k], keys, ctx);
-        var comparer = new RowOrderComparer(keys);
-        var output = new List<SqlValue[]>(left.Count + right.Count);
-        SqlValue[]? previous = null;
-        void Emit(SqlValue[] row)
+        int count = 0;
+        bool all = op == SqlCompoundOperator.UnionAll;
+        void Emit(int row)
         {
             // A set operator never outputs a row equal to the one before it.
-            if (op != SqlCompoundOperator.UnionAll && previous is not null && _equality.Equals(previous, row)) return;
-            output.Add(row);
-            previous = row;
+            if (!all && count > 0 && _equality.Equals(_store.Row(output[count - 1]), _store.Row(row))) return;
+            output[count++] = row;
         }
         int a = 0, b = 0;
-        while (a < left.Count && b < right.Count)
+        while (a < left.Length && b < right.Length)
         {
-            int c = comparer.Compare(left[a], right[b]);
+            int c = order.Compare(_store.Row(left[a]), _store.Row(right[b]));
             if (c < 0)
             {
                 if (op != SqlCompoundOperator.Intersect) Emit(left[a]);
@@ -114,54 +238,14 @@ internal sealed class CompoundRows
             }
         }
         if (op is SqlCompoundOperator.UnionAll or SqlCompoundOperator.Union or SqlCompoundOperator.Except)
-            for (; a < left.Count; a++) Emit(left[a]);
+            for (; a < left.Length; a++) Emit(left[a]);
         if (op is SqlCompoundOperator.UnionAll or SqlCompoundOperator.Union)
-            for (; b < right.Count; b++) Emit(right[b]);
-        return output;
+            for (; b < right.Length; b++) Emit(right[b]);
+        return count;
     }
 
-    /// <summary>
-    /// The ORDER BY extended by every column it does not already sort under the column's own collation, ascending:
-    /// rows equal as the set operator sees them then end up side by side.
-    /// </summary>
-    private List<OrderingIntent> Extend(IReadOnlyList<OrderingIntent> keys)
+    private static void Reserve(ref int[] buffer, int size)
     {
-        var extended = new List<OrderingIntent>(keys);
-        for (int i = 0; i < Width; i++)
-        {
-            bool present = false;
-            foreach (var k in keys) present |= k.Projection == i && k.Collation == _collations[i];
-            if (!present) extended.Add(new OrderingIntent(i, false, true, _collations[i]));
-        }
-        return extended;
-    }
-
-    private List<SqlValue[]> SortedArm(QueryPipeline arm, IReadOnlyList<OrderingIntent> keys, ExecContext ctx)
-    {
-        var rows = new List<SqlValue[]>();
-        foreach (var row in Stream(arm, ctx)) rows.Add(Own(row, Width));
-        return StableSort(rows, new RowOrderComparer(keys));
-    }
-
-    internal static List<SqlValue[]> StableSort(List<SqlValue[]> rows, RowOrderComparer comparer)
-    {
-        var order = new int[rows.Count];
-        for (int i = 0; i < order.Length; i++) order[i] = i;
-        Array.Sort(order, (x, y) =>
-        {
-            int c = comparer.Compare(rows[x], rows[y]);
-            return c != 0 ? c : x.CompareTo(y);
-        });
-        var sorted = new List<SqlValue[]>(order.Length);
-        foreach (int i in order) sorted.Add(rows[i]);
-        return sorted;
-    }
-
-    /// <summary>An owned copy of the first <paramref name="width"/> values of a row.</summary>
-    internal static SqlValue[] Own(SqlValue[] row, int width)
-    {
-        var copy = new SqlValue[width];
-        for (int i = 0; i < width; i++) copy[i] = row[i].ToOwned();
-        return copy;
+        if (buffer.Length < size) buffer = new int[Math.Max(size, buffer.Length * 2)];
     }
 }

@@ -8,7 +8,8 @@ namespace Sharc.Sql.Execution;
 /// pages): for each outer row it walks all of them, or, with equality keys, only those in the probe key's hash
 /// bucket. The hash only narrows the candidates; the step's conditions still decide, so affinity and collation
 /// (1 = 1.0, NOCASE) are honoured exactly: equal values under the comparison always hash alike. Memory is bounded by
-/// the item's rows; <c>computed</c> marks the columns not kept (VIRTUAL generated ones). Remembers which rows matched, for RIGHT and FULL joins.
+/// the item's rows, kept in a <see cref="RowStore"/> with each bucket a chain of row numbers, all reused by the
+/// next execution; <c>computed</c> marks the columns not kept (VIRTUAL generated ones). Remembers which rows matched, for RIGHT and FULL joins.
 /// </summary>
 internal sealed class KeptRowsInner : JoinInner
 {
@@ -23,11 +24,14 @@ internal sealed class KeptRowsInner : JoinInner
     private readonly SqlAffinity[] _affinities;
     private readonly Collation[] _collations;
     private readonly KeptRowFrame _frame = new();
-    private readonly List<SqlValue[]> _rows = [];
-    private readonly Dictionary<long, List<int>> _buckets = [];
+    private readonly RowStore _rows;
+    private readonly SqlValue[] _building;
+    // Each bucket's first and last row; _chain[row] is the next row of its bucket, -1 at the end.
+    private readonly Dictionary<long, (int First, int Last)> _buckets = [];
+    private int[] _chain = [];
     private bool[] _matched = [];
     private bool _built;
-    private List<int>? _candidates;
+    private int _candidate;
     private int _at;
     private int _current;
 
@@ -44,6 +48,9 @@ internal sealed class KeptRowsInner : JoinInner
         _probeKeys = probeKeys;
         _affinities = affinities;
         _collations = collations;
+        _rows = new RowStore(_width + 1);
+        _building = new SqlValue[_width + 1];
+        _frame.Row = new SqlValue[_width + 1];
     }
 
     private bool Hashed => _buildKeys.Length > 0;
@@ -54,16 +61,17 @@ internal sealed class KeptRowsInner : JoinInner
     {
         if (!_built) Build(ctx);
         _at = 0;
-        _candidates = null;
-        if (Hashed && Hash(_probeKeys, ctx, out long h)) _buckets.TryGetValue(h, out _candidates);
+        _candidate = -1;
+        if (Hashed && Hash(_probeKeys, ctx, out long h) && _buckets.TryGetValue(h, out var bucket)) _candidate = bucket.First;
     }
 
     public override bool Next(ExecContext ctx)
     {
         if (Hashed)
         {
-            if (_candidates is null || _at >= _candidates.Count) return false;
-            Bind(ctx, _candidates[_at++]);
+            if (_candidate < 0) return false;
+            Bind(ctx, _candidate);
+            _candidate = _chain[_candidate];
             return true;
         }
         if (_at >= _rows.Count) return false;
@@ -94,7 +102,7 @@ internal sealed class KeptRowsInner : JoinInner
     private void Bind(ExecContext ctx, int i)
     {
         _current = i;
-        _frame.Row = _rows[i];
+        _rows.CopyTo(i, _frame.Row);
         ctx.Frames[_frameId] = _frame;
     }
 
@@ -109,19 +117,26 @@ internal sealed class KeptRowsInner : JoinInner
             while (_source.Next(ctx))
             {
                 if (_buildFilter is not null && !_buildFilter.IsTrue(ctx)) continue;
-                var row = new SqlValue[_width + 1];
-                if (_hasRowId) row[0] = frame.Get(-1).ToOwned();
+                var row = _building;
+                row[0] = _hasRowId ? frame.Get(-1) : SqlValue.Null;
                 // A VIRTUAL generated column is not stored: references to it compute it from the stored ones.
-                for (int c = 0; c < _width; c++)
-                    if (!_computed[c]) row[c + 1] = frame.Get(c).ToOwned();
-                int index = _rows.Count;
+                for (int c = 0; c < _width; c++) row[c + 1] = _computed[c] ? SqlValue.Null : frame.Get(c);
+                int index = _rows.Add(row);
+                if (_chain.Length <= index) Array.Resize(ref _chain, Math.Max(16, _chain.Length * 2));
+                _chain[index] = -1;
                 // A row whose key holds a NULL equals nothing; a RIGHT or FULL join still needs it, unmatched.
                 if (Hashed && Hash(_buildKeys, ctx, out long h))
                 {
-                    if (!_buckets.TryGetValue(h, out var bucket)) _buckets[h] = bucket = [];
-                    bucket.Add(index);
+                    if (_buckets.TryGetValue(h, out var bucket))
+                    {
+                        _chain[bucket.Last] = index;
+                        _buckets[h] = (bucket.First, index);
+                    }
+                    else
+                    {
+                        _buckets[h] = (index, index);
+                    }
                 }
-                _rows.Add(row);
             }
         }
         finally

@@ -26,7 +26,7 @@ internal sealed partial class PipelineBuilder
             {
                 if (!_materialized.TryGetValue(m.Query, out var rows))
                     _materialized[m.Query] = rows = new MaterializedRows(Build(m.Query), m.Query.VisibleCount);
-                return new MaterializedScanOperator(rows, frame);
+                return new MaterializedScanOperator(rows, m.Query.VisibleCount, frame);
             }
             case RecursiveCteSource r:
             {

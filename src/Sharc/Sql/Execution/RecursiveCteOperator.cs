@@ -58,7 +58,15 @@ internal sealed class RecursiveCteOperator : RowOperator
         _limitValue = _limit is null ? -1 : QueryPipeline.Integer(_limit.Evaluate(ctx));
         _offsetValue = _offset is null ? 0 : Math.Max(0, QueryPipeline.Integer(_offset.Evaluate(ctx)));
         if (_limitValue == 0) return;
-        foreach (var row in _setup.Rows(ctx)) Push(row);
+        _setup.Open(ctx);
+        try
+        {
+            while (_setup.MoveNext(ctx)) Push(_setup.Current);
+        }
+        finally
+        {
+            _setup.Close();
+        }
     }
 
     public override bool Next(ExecContext ctx)
@@ -121,12 +129,12 @@ internal sealed class RecursiveCteOperator : RowOperator
         if (_seen is not null)
         {
             if (_seen.Contains(row)) return;
-            row = CompoundRows.Own(row, _width);
+            row = Rows.Own(row, _width);
             _seen.Add(row);
         }
         else
         {
-            row = CompoundRows.Own(row, _width);
+            row = Rows.Own(row, _width);
         }
         if (_ordered is not null) _ordered.Enqueue(row, (row, _sequence++));
         else _fifo.Enqueue(row);

@@ -23,6 +23,12 @@ internal sealed class RowKeyComparer : IEqualityComparer<SqlValue[]>
     public bool Equals(SqlValue[]? x, SqlValue[]? y)
     {
         if (x is null || y is null) return ReferenceEquals(x, y);
+        return Equals(x.AsSpan(), y.AsSpan());
+    }
+
+    /// <summary>Equality of two rows held as spans (a <see cref="RowStore"/>'s rows).</summary>
+    public bool Equals(ReadOnlySpan<SqlValue> x, ReadOnlySpan<SqlValue> y)
+    {
         for (int i = 0; i < _width; i++)
             if (!_columns[i].Equals(x[i], y[i])) return false;
         return true;
@@ -45,7 +51,7 @@ internal sealed class RowOrderComparer(IReadOnlyList<OrderingIntent> keys)
     // An array, not the list interface: a sort calls Compare for every pair it weighs.
     private readonly OrderingIntent[] _keys = [.. keys];
 
-    public int Compare(SqlValue[] a, SqlValue[] b)
+    public int Compare(ReadOnlySpan<SqlValue> a, ReadOnlySpan<SqlValue> b)
     {
         foreach (var k in _keys)
         {
@@ -68,10 +74,13 @@ internal sealed class RowOrderComparer(IReadOnlyList<OrderingIntent> keys)
 /// <summary>Copies a row so that it can be kept past the current one.</summary>
 internal static class Rows
 {
-    public static SqlValue[] Own(SqlValue[] row)
+    public static SqlValue[] Own(SqlValue[] row) => Own(row, row.Length);
+
+    /// <summary>An owned copy of the first <paramref name="width"/> values of a row.</summary>
+    public static SqlValue[] Own(SqlValue[] row, int width)
     {
-        var copy = new SqlValue[row.Length];
-        for (int i = 0; i < row.Length; i++) copy[i] = row[i].ToOwned();
+        var copy = new SqlValue[width];
+        for (int i = 0; i < width; i++) copy[i] = row[i].ToOwned();
         return copy;
     }
 

@@ -42,6 +42,13 @@ internal sealed class ValueArena
     /// <summary>Forgets the previous row's bytes.</summary>
     public void Reset() => _used = 0;
 
+    /// <summary>
+    /// <paramref name="v"/> made to last until the next <see cref="Reset"/>: borrowed text and blob bytes are copied
+    /// here (the copy is still borrowed, from this arena); anything else is returned as is.
+    /// </summary>
+    public SqlValue Keep(in SqlValue v) => !v.IsBorrowed ? v
+        : v.Type == SharcColumnType.Text ? Text(v.Bytes) : Blob(v.Bytes);
+
     public SqlValue Text(ReadOnlySpan<byte> utf8)
     {
         if (utf8.IsEmpty) return SqlValue.EmptyText;

@@ -43,12 +43,7 @@ internal sealed class ScalarSubqueryNode(QueryPipeline pipeline, bool correlated
         return _value;
     }
 
-    private SqlValue Copy(in SqlValue v) => v.Type switch
-    {
-        SharcColumnType.Text when v.IsBorrowed => _arena.Text(v.Bytes),
-        SharcColumnType.Blob when v.IsBorrowed => _arena.Blob(v.Bytes),
-        _ => v,
-    };
+    private SqlValue Copy(in SqlValue v) => _arena.Keep(v);
 }
 
 /// <summary>EXISTS (SELECT …).</summary>
@@ -186,12 +181,7 @@ internal sealed class RowSubqueryNode(QueryPipeline pipeline, bool correlated, i
                     continue;
                 }
                 var v = Pipeline.Current[i];
-                _row[i] = v.Type switch
-                {
-                    SharcColumnType.Text when v.IsBorrowed => _arena.Text(v.Bytes),
-                    SharcColumnType.Blob when v.IsBorrowed => _arena.Blob(v.Bytes),
-                    _ => v,
-                };
+                _row[i] = _arena.Keep(v);
             }
         }
         finally
