@@ -54,6 +54,9 @@ internal readonly struct BTreePageHeader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int HeaderOffset(uint pageNumber) => pageNumber == 1 ? 100 : 0;
 
+    /// <summary>The cell count alone, without checking the rest of the header.</summary>
+    public static int CellCountOf(ReadOnlySpan<byte> page, uint pageNumber) => BinaryPrimitives.ReadUInt16BigEndian(page[(HeaderOffset(pageNumber) + 3)..]);
+
     public static BTreePageHeader Parse(ReadOnlySpan<byte> page, uint pageNumber, int usableSize)
     {
         int h = HeaderOffset(pageNumber);

@@ -44,14 +44,8 @@ internal static class RecordWriter
 {
     public static int Size(ReadOnlySpan<StoredValue> values, bool allowBoolean = true)
     {
-        int body = 0, header = 0;
-        foreach (ref readonly var v in values)
-        {
-            long t = v.SerialType(allowBoolean);
-            header += Varint.Length(t);
-            body += (int)Format.SerialType.ContentSize(t);
-        }
-        return HeaderSize(header) + body;
+        Span<long> types = values.Length <= StackTypes ? stackalloc long[values.Length] : new long[values.Length];
+        return SerialTypes(values, allowBoolean, types, out int body) + body;
     }
 
     /// <summary>The record header size for <paramref name="typesLength"/> bytes of serial types: it counts its own varint.</summary>
@@ -65,14 +59,49 @@ internal static class RecordWriter
     /// <summary>Writes the record into <paramref name="dst"/> (at least <see cref="Size"/> bytes); returns its length.</summary>
     public static int Write(Span<byte> dst, ReadOnlySpan<StoredValue> values, bool allowBoolean = true)
     {
+        Span<long> types = values.Length <= StackTypes ? stackalloc long[values.Length] : new long[values.Length];
+        int hs = SerialTypes(values, allowBoolean, types, out _);
+        return Write(dst, values, types, hs);
+    }
+
+    /// <summary>
+    /// Encodes the record into <paramref name="buffer"/>, replacing it with a larger one when it is too small, and
+    /// returns the record's length. Each serial type is worked out once (the per-row path of inserts).
+    /// </summary>
+    public static int Encode(ref byte[] buffer, ReadOnlySpan<StoredValue> values, bool allowBoolean = true)
+    {
+        Span<long> types = values.Length <= StackTypes ? stackalloc long[values.Length] : new long[values.Length];
+        int hs = SerialTypes(values, allowBoolean, types, out int body);
+        if (buffer.Length < hs + body) buffer = new byte[Math.Max(hs + body, buffer.Length * 2)];
+        return Write(buffer, values, types, hs);
+    }
+
+    /// <summary>Records with more columns than this keep their serial types on the heap rather than the stack.</summary>
+    private const int StackTypes = 64;
+
+    /// <summary>Fills <paramref name="types"/> with each value's serial type; returns the header size.</summary>
+    private static int SerialTypes(ReadOnlySpan<StoredValue> values, bool allowBoolean, Span<long> types, out int body)
+    {
         int header = 0;
-        foreach (ref readonly var v in values) header += Varint.Length(v.SerialType(allowBoolean));
-        int hs = HeaderSize(header);
+        body = 0;
+        for (int i = 0; i < values.Length; i++)
+        {
+            long t = values[i].SerialType(allowBoolean);
+            types[i] = t;
+            header += Varint.Length(t);
+            body += (int)Format.SerialType.ContentSize(t);
+        }
+        return HeaderSize(header);
+    }
+
+    private static int Write(Span<byte> dst, ReadOnlySpan<StoredValue> values, ReadOnlySpan<long> types, int hs)
+    {
         int hp = Varint.Write(dst, hs);
         int bp = hs;
-        foreach (ref readonly var v in values)
+        for (int k = 0; k < values.Length; k++)
         {
-            long t = v.SerialType(allowBoolean);
+            ref readonly var v = ref values[k];
+            long t = types[k];
             hp += Varint.Write(dst[hp..], t);
             switch (t)
             {

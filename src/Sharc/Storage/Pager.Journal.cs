@@ -60,8 +60,7 @@ internal sealed partial class Pager
                 _journal?.Seal();
                 Acquire(LockLevel.Exclusive);
                 _fileWritten = true;
-                foreach (var (page, buf) in _dirty.OrderBy(kv => kv.Key))
-                    _file.Write(buf, (long)(page - 1) * PageSize);
+                WriteDirtyPages(uint.MaxValue);
                 long size = (long)PageCount * PageSize;
                 if (_file.Length > size) _file.SetLength(size);
                 _file.Sync();

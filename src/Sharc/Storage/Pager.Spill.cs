@@ -28,10 +28,9 @@ internal sealed partial class Pager
 
     private void Spill()
     {
-        var pages = _dirty.Keys.Where(p => p <= PageCount).OrderBy(p => p).ToArray();
         if (_wal is not null)
         {
-            foreach (uint page in pages) _wal.Append(page, _dirty[page], 0);
+            foreach (uint page in _dirty.Keys.Where(p => p <= PageCount).OrderBy(p => p)) _wal.Append(page, _dirty[page], 0);
         }
         else
         {
@@ -40,7 +39,7 @@ internal sealed partial class Pager
             _journal.Seal();
             Acquire(Locking.LockLevel.Exclusive);
             _fileWritten = true;
-            foreach (uint page in pages) _file.Write(_dirty[page], (long)(page - 1) * PageSize);
+            WriteDirtyPages(PageCount);
         }
         _spilled = true;
         foreach (var (page, buf) in _dirty)

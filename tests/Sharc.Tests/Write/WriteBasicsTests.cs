@@ -279,7 +279,8 @@ public class WriteAllocationTests
         for (int i = 0; i < 10_000; i++) { ins.SetText(0, name); ins.SetDouble(1, i); ins.Execute(); }
         long perRow = (GC.GetAllocatedBytesForCurrentThread() - before) / 10_000;
         tx.Commit();
-        perRow.Should().BeLessThan(200, "only page splits (about one per hundred rows here) allocate");
+        // A page split allocates little beyond the new page's 4 KiB buffer (one page per ~100 rows here, ~40 B a row).
+        perRow.Should().BeLessThan(64, "only page splits (about one per hundred rows here) allocate");
         Oracle.IntegrityCheck(path).Should().Be("ok");
     }
 }

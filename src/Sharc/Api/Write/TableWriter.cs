@@ -359,10 +359,7 @@ internal sealed partial class TableWriter
             _fields[f] = _record[c];
             count = Math.Max(count, f + 1);
         }
-        var values = _fields.AsSpan(0, count);
-        int size = RecordWriter.Size(values);
-        if (_recordBytes.Length < size) _recordBytes = new byte[Math.Max(size, _recordBytes.Length * 2)];
-        int n = RecordWriter.Write(_recordBytes, values);
+        int n = RecordWriter.Encode(ref _recordBytes, _fields.AsSpan(0, count));
         return _recordBytes.AsSpan(0, n);
     }
 

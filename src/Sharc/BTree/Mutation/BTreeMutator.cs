@@ -8,7 +8,7 @@ namespace Sharc.BTree.Mutation;
 /// Inserts and deletes entries in table and index b-trees. The common case edits one leaf in place; a page that
 /// overflows or underflows goes to the <see cref="Balancer"/> along the path recorded on the way down.
 /// </summary>
-internal sealed class BTreeMutator
+internal sealed partial class BTreeMutator
 {
     private readonly Pager _pager;
     private readonly PageAllocator _allocator;
@@ -16,6 +16,9 @@ internal sealed class BTreeMutator
     private readonly Balancer _balancer;
     private readonly (uint Page, int Index)[] _path = new (uint, int)[BTreeCursor.MaxDepth];
     private int _depth;
+    /// <summary>Set by <see cref="DescendTable"/>: every interior page on the path was left by its right-most child.</summary>
+    private bool _rightEdge;
+    private readonly AppendHint _append = new();
     private byte[] _payload = new byte[256];
 
     public BTreeMutator(Pager pager, bool autoVacuum)
@@ -41,27 +44,35 @@ internal sealed class BTreeMutator
     /// <summary>Inserts (or replaces) the row <paramref name="rowId"/> of the table rooted at <paramref name="root"/>.</summary>
     public void TableInsert(uint root, long rowId, ReadOnlySpan<byte> record)
     {
-        bool exists = DescendTable(root, rowId, out int index);
+        bool exists = false, rightEdge = true;
+        int index;
+        _depth = _append.TryFollow(root, rowId, _pager, _path, out index);
+        if (_depth < 0)
+        {
+            exists = DescendTable(root, rowId, out index);
+            rightEdge = _rightEdge;
+        }
         uint leaf = _path[_depth].Page;
         if (exists) RemoveCellAt(leaf, index, freeOverflow: true);
         var cellSpan = _cells.TableLeaf(rowId, record);
         var buf = _pager.Write(leaf);
+        int before = BTreePageHeader.CellCountOf(buf, leaf);
         if (PageWriter.TryInsert(buf, leaf, Usable, index, cellSpan))
         {
             if (_map.Enabled) _map.MapChildrenOf(leaf, Usable);
+            if (rightEdge && !exists && index == before) _append.Remember(root, _path.AsSpan(0, _depth + 1), index + 1, rowId, _pager);
             return;
         }
 
-        byte[] cell = cellSpan.ToArray();
         // Appending past the right edge (rowids in increasing order): start a new right-most page with just the
         // new cell and leave the full page full, as SQLite's balance_quick does.
         if (_depth > 0 && _path[_depth - 1].Page != 1 && IsAppendAtRightEdge(leaf, index, out long maxLeft))
         {
-            QuickAppend(leaf, maxLeft, cell);
+            QuickAppend(leaf, maxLeft, cellSpan);
             return;
         }
         var node = NodeImage.Read(_pager, leaf, Usable);
-        node.Cells.Insert(index, cell);
+        node.Cells.Insert(index, cellSpan.ToArray());
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
     }
 
@@ -108,6 +119,7 @@ internal sealed class BTreeMutator
     private bool DescendTable(uint root, long rowId, out int index)
     {
         uint page = root;
+        _rightEdge = true;
         for (_depth = 0; _depth < BTreeCursor.MaxDepth; _depth++)
         {
             var h = Header(page, out var span, out var pr);
@@ -137,6 +149,7 @@ internal sealed class BTreeMutator
                     else hi = mid;
                 }
                 _path[_depth] = (page, lo);
+                if (lo < h.CellCount) _rightEdge = false;
                 page = lo < h.CellCount ? CellParser.LeftChild(span, h.CellOffset(span, lo, page, Usable)) : h.RightChild;
                 if (page == 0 || page > _pager.PageCount) ThrowHelper.Corrupt($"child page {page} is outside the database", _path[_depth].Page);
             }
@@ -147,54 +160,6 @@ internal sealed class BTreeMutator
         }
         index = 0;
         return ThrowHelper.Corrupt<bool>("b-tree is deeper than 20 levels", root);
-    }
-
-    private int ParentCellCount()
-    {
-        var h = Header(_path[_depth - 1].Page, out _, out var pr);
-        _pager.Release(pr);
-        return h.CellCount;
-    }
-
-    /// <summary>True when the insert position is past the last cell of a leaf that is its parent's right-most child.</summary>
-    private bool IsAppendAtRightEdge(uint leaf, int index, out long maxLeft)
-    {
-        maxLeft = 0;
-        var h = Header(leaf, out var span, out var pr);
-        try
-        {
-            if (index != h.CellCount || h.CellCount == 0) return false;
-            CellParser.TableLeaf(span, h.CellOffset(span, h.CellCount - 1, leaf, Usable), Usable, leaf, out var last);
-            maxLeft = last.RowId;
-        }
-        finally
-        {
-            _pager.Release(pr);
-        }
-        return _path[_depth - 1].Index == ParentCellCount();
-    }
-
-    private void QuickAppend(uint leaf, long maxLeft, byte[] cell)
-    {
-        uint fresh = _allocator.Allocate();
-        new NodeImage(BTreePageType.LeafTable, [cell], 0).Write(_pager, fresh, _map);
-        int parentLevel = _depth - 1;
-        uint parentPage = _path[parentLevel].Page;
-        // The old right-most leaf becomes the left child of a new divider; the new page is the right child.
-        var divider = CellBuilder.TableInterior(leaf, maxLeft);
-        var buf = _pager.Write(parentPage);
-        var ph = BTreePageHeader.Parse(buf, parentPage, Usable);
-        if (PageWriter.TryInsert(buf, parentPage, Usable, ph.CellCount, divider))
-        {
-            System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(buf.AsSpan(BTreePageHeader.HeaderOffset(parentPage) + 8), fresh);
-            _map.Put(fresh, PtrmapType.BTree, parentPage);
-            _map.Put(leaf, PtrmapType.BTree, parentPage);
-            return;
-        }
-        var parent = NodeImage.Read(_pager, parentPage, Usable);
-        parent.Cells.Add(divider);
-        parent.RightChild = fresh;
-        _balancer.Settle(_path.AsSpan(0, parentLevel + 1), parentLevel, parent);
     }
 
     // ---------------------------------------------------------------- index b-trees

@@ -236,9 +236,10 @@ internal sealed class Balancer
 
         for (int j = k - 2; j >= 0; j--)
         {
+            // Both sums are carried along as cells move, so evening out stays linear in the number of cells.
+            int left = Used(j), right = Used(j + 1);
             while (true)
             {
-                int left = Used(j), right = Used(j + 1);
                 if (ends[j] - starts[j] <= 1) break;
                 int moving = consumesDividers ? size[ends[j]] : size[ends[j] - 1];
                 int leaving = size[ends[j] - 1];
@@ -247,6 +248,8 @@ internal sealed class Balancer
                 if (right != 0 && newRight > newLeft) break;
                 ends[j]--;
                 starts[j + 1]--;
+                left = newLeft;
+                right = newRight;
             }
         }
 

@@ -71,9 +71,15 @@ internal sealed class CellBuilder
     public static byte[] TableInterior(uint leftChild, long key)
     {
         var cell = new byte[4 + Varint.Length(key)];
-        BinaryPrimitives.WriteUInt32BigEndian(cell, leftChild);
-        Varint.Write(cell.AsSpan(4), key);
+        TableInterior(cell, leftChild, key);
         return cell;
+    }
+
+    /// <summary>A table interior cell written into <paramref name="dst"/> (13 bytes suffice); returns its length.</summary>
+    public static int TableInterior(Span<byte> dst, uint leftChild, long key)
+    {
+        BinaryPrimitives.WriteUInt32BigEndian(dst, leftChild);
+        return 4 + Varint.Write(dst[4..], key);
     }
 
     private void WritePayload(Span<byte> dst, ReadOnlySpan<byte> payload, int local)

@@ -9,6 +9,19 @@ internal interface IStorageFile : IDisposable
     long Length { get; }
     int Read(Span<byte> buffer, long offset);
     void Write(ReadOnlySpan<byte> data, long offset);
+
+    /// <summary>
+    /// Writes <paramref name="data"/> back to back from <paramref name="offset"/>: one gathered write where the OS
+    /// has one, one write a piece otherwise (as here, so a fault-injecting file still sees every page).
+    /// </summary>
+    void Write(IReadOnlyList<ReadOnlyMemory<byte>> data, long offset)
+    {
+        foreach (var piece in data)
+        {
+            Write(piece.Span, offset);
+            offset += piece.Length;
+        }
+    }
     void SetLength(long length);
     /// <summary>Forces written data to stable storage (fsync).</summary>
     void Sync();

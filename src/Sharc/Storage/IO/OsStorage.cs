@@ -50,6 +50,8 @@ internal sealed class OsStorage : IStorageSystem
 
         public void Write(ReadOnlySpan<byte> data, long offset) => RandomAccess.Write(_handle, data, offset);
 
+        public void Write(IReadOnlyList<ReadOnlyMemory<byte>> data, long offset) => RandomAccess.Write(_handle, data, offset);
+
         public void SetLength(long length) => RandomAccess.SetLength(_handle, length);
 
         public void Sync() => RandomAccess.FlushToDisk(_handle);
