@@ -96,13 +96,25 @@ internal sealed class SortOperator(TupleOperator child, IReadOnlyList<OrderingIn
 /// </summary>
 internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIntent> keys) : TupleOperator
 {
+    /// <summary>
+    /// One kept row: its values, whose text and blob bytes live in the slot's own buffer, and its arrival number
+    /// (ties keep arrival order). Slots are reused from run to run and from evicted rows to newcomers, so a warm
+    /// prepared query keeps its rows without allocating.
+    /// </summary>
+    private sealed class Slot
+    {
+        public SqlValue[] Row = [];
+        public byte[] Bytes = [];
+        public long Seq;
+    }
+
     private readonly RowOrderComparer _comparer = new(keys);
     // Straight over a projection, only the sort keys are computed until a row beats the worst one kept: most rows
     // of a large input are discarded, and so never pay for their other columns.
     private readonly ProjectOperator? _project =
         child is ProjectOperator p && p.DeferAllBut(keys.Select(k => k.Projection).ToArray()) ? p : null;
-    private readonly List<(SqlValue[] Row, long Seq)> _heap = [];
-    private (SqlValue[] Row, long Seq)[] _sorted = [];
+    private Comparison<Slot>? _order;
+    private Slot[] _slots = [];
     private int _count;
     private int _next;
     private SqlValue[] _current = [];
@@ -112,7 +124,7 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
 
     public override SqlValue[] Current => _current;
 
-    private int Compare((SqlValue[] Row, long Seq) a, (SqlValue[] Row, long Seq) b)
+    private int Compare(Slot a, Slot b)
     {
         int c = _comparer.Compare(a.Row, b.Row);
         return c != 0 ? c : a.Seq.CompareTo(b.Seq);
@@ -120,7 +132,6 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
 
     public override void Open(ExecContext ctx)
     {
-        _heap.Clear();
         _next = 0;
         _count = 0;
         if (Capacity <= 0) return;
@@ -131,22 +142,25 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
             var project = _project;
             while (project is null ? child.Next(ctx) : project.NextKeysOnly(ctx))
             {
-                var candidate = (child.Current, seq++);
-                if (_heap.Count < Capacity)
+                var candidate = child.Current;
+                if (_count < Capacity)
                 {
                     project?.CompleteRow(ctx);
-                    _heap.Add((Rows.Own(candidate.Current), candidate.Item2));
-                    SiftUp(_heap.Count - 1);
+                    Keep(SlotAt(_count), candidate, seq++);
+                    _count++;
+                    SiftUp(_count - 1);
                 }
                 // The newcomer arrived last, so a tie with the worst kept row keeps that row: only "better" evicts.
-                else if (_comparer.Compare(candidate.Current, _heap[0].Row) < 0)
+                else if (_comparer.Compare(candidate, _slots[0].Row) < 0)
                 {
                     project?.CompleteRow(ctx);
-                    // Reuse the evicted row's array for the newcomer.
-                    var evicted = _heap[0].Row;
-                    Rows.OwnInto(candidate.Current, evicted);
-                    _heap[0] = (evicted, candidate.Item2);
+                    // The evicted row's slot takes the newcomer.
+                    Keep(_slots[0], candidate, seq++);
                     SiftDown(0);
+                }
+                else
+                {
+                    seq++;
                 }
             }
         }
@@ -154,16 +168,48 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
         {
             child.Close();
         }
-        _sorted = [.. _heap];
-        Array.Sort(_sorted, Compare);
-        _count = _sorted.Length;
-        _heap.Clear();
+        // A cached Comparison over a span: Array.Sort with an IComparer makes a delegate on every call.
+        _slots.AsSpan(0, _count).Sort(_order ??= Compare);
+    }
+
+    private Slot SlotAt(int i)
+    {
+        if (i == _slots.Length) Array.Resize(ref _slots, Math.Max(4, (int)Math.Min(Capacity, _slots.Length * 2L)));
+        return _slots[i] ??= new Slot();
+    }
+
+    /// <summary>Copies <paramref name="row"/> into <paramref name="slot"/>, its text and blob bytes into the slot's buffer.</summary>
+    private static void Keep(Slot slot, SqlValue[] row, long seq)
+    {
+        slot.Seq = seq;
+        if (slot.Row.Length != row.Length) slot.Row = new SqlValue[row.Length];
+        int bytes = 0;
+        foreach (ref readonly var v in row.AsSpan())
+            if (v.HasBytes) bytes += v.ByteLength;
+        if (slot.Bytes.Length < bytes) slot.Bytes = new byte[Math.Max(bytes, slot.Bytes.Length * 2)];
+        int at = 0;
+        for (int i = 0; i < row.Length; i++)
+        {
+            ref readonly var v = ref row[i];
+            if (!v.HasBytes)
+            {
+                slot.Row[i] = v;
+                continue;
+            }
+            var src = v.Bytes;
+            src.CopyTo(slot.Bytes.AsSpan(at));
+            // Borrowed: valid until the next run reuses the slot, which is how long the rows are read.
+            slot.Row[i] = v.Type == SharcColumnType.Text
+                ? SqlValue.BorrowedText(slot.Bytes, at, src.Length)
+                : SqlValue.BorrowedBlob(slot.Bytes, at, src.Length);
+            at += src.Length;
+        }
     }
 
     public override bool Next(ExecContext ctx)
     {
         if (_next >= _count) return false;
-        _current = _sorted[_next++].Row;
+        _current = _slots[_next++].Row;
         return true;
     }
 
@@ -178,22 +224,22 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
         while (i > 0)
         {
             int parent = (i - 1) / 2;
-            if (Compare(_heap[i], _heap[parent]) <= 0) break;
-            (_heap[i], _heap[parent]) = (_heap[parent], _heap[i]);
+            if (Compare(_slots[i], _slots[parent]) <= 0) break;
+            (_slots[i], _slots[parent]) = (_slots[parent], _slots[i]);
             i = parent;
         }
     }
 
     private void SiftDown(int i)
     {
-        int n = _heap.Count;
+        int n = _count;
         while (true)
         {
             int l = 2 * i + 1, r = l + 1, largest = i;
-            if (l < n && Compare(_heap[l], _heap[largest]) > 0) largest = l;
-            if (r < n && Compare(_heap[r], _heap[largest]) > 0) largest = r;
+            if (l < n && Compare(_slots[l], _slots[largest]) > 0) largest = l;
+            if (r < n && Compare(_slots[r], _slots[largest]) > 0) largest = r;
             if (largest == i) return;
-            (_heap[i], _heap[largest]) = (_heap[largest], _heap[i]);
+            (_slots[i], _slots[largest]) = (_slots[largest], _slots[i]);
             i = largest;
         }
     }

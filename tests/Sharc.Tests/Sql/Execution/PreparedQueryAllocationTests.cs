@@ -167,4 +167,25 @@ public sealed class PreparedQueryAllocationTests
         allocated.Should().Be(0);
         rows.Should().BeGreaterThan(0);
     }
+
+    [Theory]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
+    public void A_sorted_top_n_keeps_its_rows_without_allocating(string kind, string encoding)
+    {
+        using var dir = new TempDir();
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 3000));
+        // ORDER BY an unindexed column with LIMIT: a heap of kept rows, text included, refilled on every run.
+        using var query = db.Prepare("SELECT id, name, score FROM users WHERE age > ?1 ORDER BY score DESC, name LIMIT 10");
+        db.Explain(query.Sql).Should().Contain("USE TOP-N HEAP FOR ORDER BY");
+        var rng = new Random(5);
+        long rows = 0;
+        long allocated = AllocationFixture.Measure(() =>
+        {
+            query.Bind(1, (long)rng.Next(0, 60));
+            var r = query.Execute();
+            while (r.Read()) rows += r.GetUtf8Span(1).Length > 0 ? 1 : 0;
+        }, 300);
+        allocated.Should().Be(0);
+        rows.Should().BeGreaterThan(0);
+    }
 }
