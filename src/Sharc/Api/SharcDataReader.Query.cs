@@ -104,6 +104,24 @@ public partial class SharcDataReader
         };
     }
 
+    /// <summary>
+    /// The value of column <paramref name="ordinal"/> when the current b-tree row stores it as an integer on its page
+    /// and the column reads it as one (not a REAL column); false otherwise, for <see cref="QueryValue"/> to read.
+    /// </summary>
+    internal bool TryQueryInteger(int ordinal, out long value)
+    {
+        value = 0;
+        if (_state != State.OnRow || (uint)ordinal >= (uint)_columns.Length) return false;
+        var col = _columns[ordinal];
+        if (col.Kind != ColumnKind.Field || col.RealAffinity || !_cursor.IsPayloadLocal) return false;
+        var payload = _cursor.LocalPayload;
+        _layout.HeaderSize(payload);
+        if (!_layout.TryGetField(col.Field, payload, out long type, out int offset, out int size)) return false;
+        if ((ulong)(type - 1) >= 6 && type is not (8 or 9)) return false;
+        value = SerialType.ReadInteger(type, payload.Slice(offset, size));
+        return true;
+    }
+
     /// <summary>The rowid of the current row, without the checks of <see cref="RowId"/>'s public contract.</summary>
     internal long QueryRowId => RowId;
 

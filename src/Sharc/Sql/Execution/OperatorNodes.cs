@@ -51,10 +51,22 @@ internal sealed class ArithmeticNode(IntentArithmeticOp op, Evaluator left, Eval
 /// <summary>=, !=, &lt;, &lt;=, &gt;, &gt;= with the comparison's affinity and collation.</summary>
 internal sealed class CompareNode(SqlCompareOp op, Evaluator left, Evaluator right, SqlAffinity affinity, Collation collation) : Evaluator
 {
+    // A table column against a constant or parameter (the usual WHERE term of a scan): when both are integers, the
+    // stored integer is compared where it lies, without building the column's value.
+    private readonly ColumnNode? _column = right is ConstantNode or ParameterNode && affinity != SqlAffinity.Text ? left as ColumnNode : null;
+
     public override SqlValue Evaluate(ExecContext ctx) => SqlLogic.FromTruth(Truth(ctx));
 
     public override bool? Truth(ExecContext ctx)
     {
+        if (_column is { } column)
+        {
+            // Evaluating the constant side first is safe: it has no effects.
+            var fixedSide = right.Evaluate(ctx);
+            if (fixedSide.Type == SharcColumnType.Integer && ctx.Frames[column.Frame] is StorageFrame frame
+                && frame.TryGetInteger(column.Column, out long stored))
+                return SqlCompare.Holds(op, stored.CompareTo(fixedSide.IntegerValue));
+        }
         var a = left.Evaluate(ctx);
         var b = right.Evaluate(ctx);
         // Two integers compare as numbers under every affinity but TEXT (which would compare their text).

@@ -39,6 +39,29 @@ internal sealed class StorageFrame : RowFrame
         }
     }
 
+    /// <summary>
+    /// The column's value when it is stored as an integer (and its column does not read integers as REAL); false
+    /// for anything else, which <see cref="Get"/> then reads. A comparison with an integer on the hot path of a scan
+    /// takes this way: no value is built or cached.
+    /// </summary>
+    public bool TryGetInteger(int column, out long value)
+    {
+        int slot = column + 1;
+        if (_cachedAt[slot] == _row)
+        {
+            ref readonly var cached = ref _cache[slot];
+            value = cached.IntegerValue;
+            return cached.Type == SharcColumnType.Integer;
+        }
+        int ordinal = _ordinals[slot];
+        if (ordinal < 0)
+        {
+            value = 0;
+            return false;
+        }
+        return _reader.TryQueryInteger(ordinal, out value);
+    }
+
     public override SqlValue Get(int column)
     {
         int slot = column + 1;
