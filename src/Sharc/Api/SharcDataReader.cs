@@ -70,6 +70,12 @@ public partial class SharcDataReader : IDisposable
     /// <summary>Advances to the next row; false when there are no more.</summary>
     public bool Read()
     {
+        // The scan's steady state first: a forward table walk on a row, with nothing else to consider.
+        if (_state == State.OnRow && _indexCursor is null && !_backward && _query is null)
+        {
+            CheckVersion();
+            return Land(_cursor.MoveNext());
+        }
         if (_query is not null) return QueryRead();
         switch (_state)
         {

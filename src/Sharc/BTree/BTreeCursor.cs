@@ -77,7 +77,8 @@ internal sealed partial class BTreeCursor : IDisposable
         {
             if (++top.Index < top.Header.CellCount)
             {
-                ParseCell(ref top);
+                // The small table cell is parsed here, without the call; anything else goes the general way.
+                if (_isIndex || !TryParseSmallTableCell(ref top)) ParseCell(ref top);
                 return true;
             }
             return AdvanceFromExhaustedLeaf();
