@@ -114,11 +114,8 @@ public partial class SharcDataReader
         if (_state != State.OnRow || (uint)ordinal >= (uint)_columns.Length) return false;
         var col = _columns[ordinal];
         if (col.Kind != ColumnKind.Field || col.RealAffinity || !_cursor.IsPayloadLocal) return false;
-        var payload = _cursor.LocalPayload;
-        _layout.HeaderSize(payload);
-        if (!_layout.TryGetField(col.Field, payload, out long type, out int offset, out int size)) return false;
-        if ((ulong)(type - 1) >= 6 && type is not (8 or 9)) return false;
-        value = SerialType.ReadInteger(type, payload.Slice(offset, size));
+        if (!TryLocalField(col.Field, out long type, out var bytes) || !SerialType.IsInteger(type)) return false;
+        value = SerialType.ReadInteger(type, bytes);
         return true;
     }
 

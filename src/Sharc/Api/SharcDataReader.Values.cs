@@ -144,18 +144,14 @@ public partial class SharcDataReader
 
         var cursor = _cursor;
         long type;
-        int offset, size;
         ReadOnlySpan<byte> bytes;
         if (cursor.IsPayloadLocal)
         {
-            // The common case: the record is on the page, so one span serves the header and the value.
-            var payload = cursor.LocalPayload;
-            _layout.HeaderSize(payload);
-            if (!_layout.TryGetField(col.Field, payload, out type, out offset, out size)) return DefaultOf(ordinal, col);
-            bytes = payload.Slice(offset, size);
+            if (!TryLocalField(col.Field, out type, out bytes)) return DefaultOf(ordinal, col);
         }
         else
         {
+            int offset, size;
             int headerSize = _layout.HeaderSize(cursor.GetPayload(9));
             if (!_layout.TryGetField(col.Field, cursor.GetPayload(headerSize), out type, out offset, out size))
                 return DefaultOf(ordinal, col);
@@ -164,12 +160,30 @@ public partial class SharcDataReader
         return Decode(type, bytes, col.RealAffinity);
     }
 
+    /// <summary>
+    /// Record field <paramref name="field"/> of the current row when its record lies on the page (the common case:
+    /// one span serves the header and the value); false when the record has fewer fields.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryLocalField(int field, out long type, out ReadOnlySpan<byte> bytes)
+    {
+        var payload = _cursor.LocalPayload;
+        _layout.HeaderSize(payload);
+        if (!_layout.TryGetField(field, payload, out type, out int offset, out int size))
+        {
+            bytes = default;
+            return false;
+        }
+        bytes = payload.Slice(offset, size);
+        return true;
+    }
+
     /// <summary>One stored value from its serial type and content bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Raw Decode(long type, ReadOnlySpan<byte> bytes, bool realAffinity)
     {
         Raw raw = default;
-        if ((ulong)(type - 1) < 6 || type is 8 or 9)
+        if (SerialType.IsInteger(type))
         {
             long v = SerialType.ReadInteger(type, bytes);
             if (realAffinity)

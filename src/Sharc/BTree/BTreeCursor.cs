@@ -415,14 +415,8 @@ internal sealed partial class BTreeCursor : IDisposable
         // The common case, read in place: a payload size of one or two bytes and a rowid of one or two.
         if (cell + 4 <= _usable)
         {
-            int p = cell + (span[cell] < 0x80 ? 1 : span[cell + 1] < 0x80 ? 2 : 0);
-            if (p > cell)
-            {
-                int r = span[p];
-                if (r < 0x80) return r;
-                int r1 = span[p + 1];
-                if (r1 < 0x80) return ((r & 0x7F) << 7) | r1;
-            }
+            int n = Format.Varint.TryReadShort(span, cell, out _);
+            if (n > 0 && Format.Varint.TryReadShort(span, cell + n, out int rowId) > 0) return rowId;
         }
         return LeafRowIdSlow(ref f, span, cell);
     }
@@ -431,13 +425,7 @@ internal sealed partial class BTreeCursor : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private long InteriorKey(ReadOnlySpan<byte> span, int cell, uint page)
     {
-        if (cell + 6 <= _usable)
-        {
-            int b0 = span[cell + 4];
-            if (b0 < 0x80) return b0;
-            int b1 = span[cell + 5];
-            if (b1 < 0x80) return ((b0 & 0x7F) << 7) | b1;
-        }
+        if (cell + 6 <= _usable && Format.Varint.TryReadShort(span, cell + 4, out int key) > 0) return key;
         return CellParser.TableInteriorKey(span, cell, _usable, page);
     }
 

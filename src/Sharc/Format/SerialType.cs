@@ -31,6 +31,10 @@ internal static class SerialType
         _ => (serialType & 1) == 0 ? SharcColumnType.Blob : SharcColumnType.Text,
     };
 
+    /// <summary>True for the integer serial types (1–6, 8, 9).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool IsInteger(long serialType) => (ulong)(serialType - 1) < 6 || serialType is 8 or 9;
+
     /// <summary>Decodes an integer serial type (1–6, 8, 9) from its content bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long ReadInteger(long serialType, ReadOnlySpan<byte> b) => serialType switch

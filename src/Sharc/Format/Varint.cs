@@ -15,20 +15,32 @@ internal static class Varint
         if (src.Length > 1)
         {
             // One and two bytes cover most rowids, sizes and serial types: keep them branch-light and inlined.
-            byte b0 = src[0];
-            if (b0 < 0x80)
+            int n = TryReadShort(src, 0, out int shortValue);
+            if (n > 0)
             {
-                value = b0;
-                return 1;
-            }
-            byte b1 = src[1];
-            if (b1 < 0x80)
-            {
-                value = ((b0 & 0x7F) << 7) | b1;
-                return 2;
+                value = shortValue;
+                return n;
             }
         }
         return ReadSlow(src, out value);
+    }
+
+    /// <summary>
+    /// A varint of one or two bytes at <paramref name="at"/>, read in place (the caller guarantees two readable
+    /// bytes): its length, or 0 when it is longer and needs <see cref="Read"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int TryReadShort(ReadOnlySpan<byte> src, int at, out int value)
+    {
+        int b0 = src[at];
+        if (b0 < 0x80)
+        {
+            value = b0;
+            return 1;
+        }
+        int b1 = src[at + 1];
+        value = ((b0 & 0x7F) << 7) | b1;
+        return b1 < 0x80 ? 2 : 0;
     }
 
     private static int ReadSlow(ReadOnlySpan<byte> src, out long value)

@@ -30,7 +30,7 @@ internal sealed partial class Pager
     {
         if (_wal is not null)
         {
-            foreach (uint page in _dirty.Keys.Where(p => p <= PageCount).OrderBy(p => p)) _wal.Append(page, _dirty[page], 0);
+            foreach (uint page in DirtyPagesInOrder(PageCount)) _wal.Append(page, _dirty[page], 0);
         }
         else
         {

@@ -12,8 +12,8 @@ internal sealed record AggregateSpec(AggregateCall Call, Evaluator[] Arguments, 
 /// GROUP BY and aggregates by hashing: one entry per group (memory grows with the number of groups, not rows),
 /// each with its accumulators and the columns read after aggregation. The groups come out sorted by their keys, as
 /// SQLite's sorter yields them. Groups, their accumulators and the bytes of their text keys are kept for the next
-/// run (reset, not made anew), so a statement run again allocates nothing for its groups once it has made enough. Without GROUP BY there is exactly one group, even over no rows (count() is then 0,
-/// sum() NULL, columns NULL).
+/// run (reset, not made anew), so a statement run again allocates nothing for its groups once it has made enough.
+/// Without GROUP BY there is exactly one group, even over no rows (count() is then 0, sum() NULL, columns NULL).
 /// </summary>
 /// <remarks>
 /// Which row of a group the columns come from follows SQLite (its "accumulator load"): with no min() or max()

@@ -97,14 +97,14 @@ internal sealed class SortOperator(TupleOperator child, IReadOnlyList<OrderingIn
 internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIntent> keys) : TupleOperator
 {
     /// <summary>
-    /// One kept row: its values, whose text and blob bytes live in the slot's own buffer, and its arrival number
-    /// (ties keep arrival order). Slots are reused from run to run and from evicted rows to newcomers, so a warm
-    /// prepared query keeps its rows without allocating.
+    /// One kept row: its values, whose borrowed text and blob bytes live in the slot's own arena, and its arrival
+    /// number (ties keep arrival order). Slots are reused from run to run and from evicted rows to newcomers, so a
+    /// warm prepared query keeps its rows without allocating.
     /// </summary>
     private sealed class Slot
     {
         public SqlValue[] Row = [];
-        public byte[] Bytes = [];
+        public readonly ValueArena Bytes = new();
         public long Seq;
     }
 
@@ -178,32 +178,14 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
         return _slots[i] ??= new Slot();
     }
 
-    /// <summary>Copies <paramref name="row"/> into <paramref name="slot"/>, its text and blob bytes into the slot's buffer.</summary>
+    /// <summary>Copies <paramref name="row"/> into <paramref name="slot"/>, its borrowed bytes into the slot's arena.</summary>
     private static void Keep(Slot slot, SqlValue[] row, long seq)
     {
         slot.Seq = seq;
         if (slot.Row.Length != row.Length) slot.Row = new SqlValue[row.Length];
-        int bytes = 0;
-        foreach (ref readonly var v in row.AsSpan())
-            if (v.HasBytes) bytes += v.ByteLength;
-        if (slot.Bytes.Length < bytes) slot.Bytes = new byte[Math.Max(bytes, slot.Bytes.Length * 2)];
-        int at = 0;
-        for (int i = 0; i < row.Length; i++)
-        {
-            ref readonly var v = ref row[i];
-            if (!v.HasBytes)
-            {
-                slot.Row[i] = v;
-                continue;
-            }
-            var src = v.Bytes;
-            src.CopyTo(slot.Bytes.AsSpan(at));
-            // Borrowed: valid until the next run reuses the slot, which is how long the rows are read.
-            slot.Row[i] = v.Type == SharcColumnType.Text
-                ? SqlValue.BorrowedText(slot.Bytes, at, src.Length)
-                : SqlValue.BorrowedBlob(slot.Bytes, at, src.Length);
-            at += src.Length;
-        }
+        // Kept values stay borrowed (valid until the next run reuses the slot, which is as long as the rows are read).
+        slot.Bytes.Reset();
+        for (int i = 0; i < row.Length; i++) slot.Row[i] = slot.Bytes.Keep(row[i]);
     }
 
     public override bool Next(ExecContext ctx)
