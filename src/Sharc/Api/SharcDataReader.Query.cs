@@ -27,6 +27,7 @@ public partial class SharcDataReader
         _encoding = SharcTextEncoding.Utf8;
         _cursor = null!;
         _layout = null!;
+        _pages = null!;
         _query = query;
     }
 
@@ -201,7 +202,6 @@ public partial class SharcDataReader
         _indexCursor = indexCursor;
         _backward = true;
         BeginSession();
-        _version = _db.DataVersion;
     }
 
     /// <summary>Seeks a WITHOUT ROWID table or an index reader by key prefix (see <see cref="SeekKey(object?[])"/>), without allocating.</summary>

@@ -93,7 +93,7 @@ public partial class SharcDataReader
                 throw new SharcException($"index {index.Name} belongs to {index.TableName}, not {_plan.Table.Name}");
             _indexPlan = ReaderPlan.ForIndex(_plan.Table, index, []);
             _indexCursorStore?.Dispose();
-            _indexCursorStore = new BTreeCursor(_db.Source, index.RootPage, _db.Header.UsableSize, isIndex: true);
+            _indexCursorStore = new BTreeCursor(_pages, index.RootPage, _db.Header.UsableSize, isIndex: true);
             _indexLayout = new RecordLayout(_indexPlan.FieldCountHint + 1);
         }
         PrepareKey(_indexPlan, keyCount);
@@ -102,7 +102,6 @@ public partial class SharcDataReader
     private bool SeekThroughIndex()
     {
         BeginSession();
-        _version = _db.DataVersion;
         _indexCursor = _indexCursorStore;
         _backward = false;
         var ic = _indexCursor!;
@@ -135,7 +134,6 @@ public partial class SharcDataReader
         _indexCursor = null;
         _backward = false;
         BeginSession();
-        _version = _db.DataVersion;
         cursor.SeekKey(ref _comparer);
         bool equal = cursor.IsValid && _comparer.CompareRecordToKey(cursor.GetPayload(cursor.PayloadSize)) == 0;
         SettleAfterSeek(equal);

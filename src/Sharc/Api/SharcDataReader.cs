@@ -2,6 +2,8 @@ using System.Runtime.CompilerServices;
 using Sharc.BTree;
 using Sharc.Format;
 using Sharc.Schema.Parsing;
+using Sharc.Storage;
+using Sharc.Storage.Concurrency;
 
 namespace Sharc;
 
@@ -31,6 +33,11 @@ public partial class SharcDataReader : IDisposable
     private bool _disposed;
     private long _version;
     private bool _session;
+    // Owner-view sessions only: the writer's own pages can change under the reader.
+    private bool _checkVersion;
+    private readonly IPageSource _pages;
+    private readonly PageView? _view;
+    private StatementSnapshot? _statement;
     /// <summary>Set by the executor's backward walks: reads go to the previous entry in key order.</summary>
     private bool _backward;
 
@@ -40,7 +47,9 @@ public partial class SharcDataReader : IDisposable
         _plan = plan;
         _columns = plan.Columns;
         _encoding = db.TextEncoding;
-        _cursor = new BTreeCursor(db.Source, plan.Root, db.Header.UsableSize, isIndex: plan.Mode != ReaderMode.RowIdTable);
+        _pages = db.ReaderSource();
+        _view = _pages as PageView;
+        _cursor = new BTreeCursor(_pages, plan.Root, db.Header.UsableSize, isIndex: plan.Mode != ReaderMode.RowIdTable);
         _layout = new RecordLayout(plan.FieldCountHint + 1);
     }
 
@@ -81,7 +90,6 @@ public partial class SharcDataReader : IDisposable
         {
             case State.BeforeFirst:
                 BeginSession();
-                _version = _db.DataVersion;
                 if (_backward) return Land(_indexCursor is null ? _cursor.MoveLast() : _indexCursor.MoveLast() && FollowIndex());
                 return Land(_indexCursor is null ? _cursor.MoveFirst() : _indexCursor.MoveFirst() && FollowIndex());
             case State.Pending:
@@ -111,7 +119,6 @@ public partial class SharcDataReader : IDisposable
         _indexCursor = null;
         _backward = false;
         BeginSession();
-        _version = _db.DataVersion;
         bool found = _cursor.SeekRowId(rowId);
         SettleAfterSeek(found);
         return found;
@@ -139,11 +146,11 @@ public partial class SharcDataReader : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void CheckVersion()
     {
-        if (_db.DataVersion != _version) DataChanged();
+        if (_checkVersion && _db.DataVersion != _version) DataChanged();
     }
 
     private static void DataChanged()
-        => throw new InvalidOperationException("the database was written since this reader was positioned: Seek again, or Reset a prepared reader, to read the new state");
+        => throw new SharcReaderInvalidatedException("this thread's transaction wrote the database since this reader was positioned: Seek again, or Reset a prepared reader, to read the new state");
 
     private bool Land(bool positioned)
     {
@@ -158,21 +165,62 @@ public partial class SharcDataReader : IDisposable
         return false;
     }
 
-    /// <summary>The reader's read session (SHARED lock) starts with its first positioning.</summary>
+    /// <summary>
+    /// Every positioning from scratch (first read, seek) goes through here. The reader's read session (SHARED lock,
+    /// and on a writable database its snapshot) starts with the first; a later one on a writable database moves
+    /// the snapshot to the latest commit. Readers of one statement share the statement's snapshot instead.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void BeginSession()
     {
-        if (_session) return;
-        _db.BeginReadSession(_plan);
+        if (_session)
+        {
+            if (_view is not null) RefreshSession();
+            return;
+        }
+        StartSession();
+    }
+
+    private void StartSession()
+    {
+        SharcDatabase.DatabaseState state;
+        if (_statement is not null) state = _statement.Enter(_view!);
+        else state = _db.BeginReadSession(_view);
         _session = true;
+        _checkVersion = _view is { IsWriterView: true };
+        _version = _db.DataVersion;
+        if (_plan.SchemaCookie != state.Header.SchemaCookie)
+        {
+            EndSession();
+            throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
+        }
+    }
+
+    private void RefreshSession()
+    {
+        _version = _db.DataVersion;
+        SharcDatabase.DatabaseState? state;
+        // A statement's reader may stay positioned between runs: each positioning takes the run's snapshot.
+        if (_statement is not null) state = _statement.Enter(_view);
+        else state = _db.RefreshReadSession(_view!);
+        if (state is null) return;
+        _checkVersion = _view!.IsWriterView;
+        if (_plan.SchemaCookie != state.Header.SchemaCookie)
+        {
+            EndSession();
+            throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
+        }
     }
 
     private void EndSession()
     {
         if (!_session) return;
         _session = false;
-        _db.EndReadSession();
+        if (_statement is null) _db.EndReadSession(_view);
     }
+
+    /// <summary>Makes this reader read through <paramref name="statement"/>'s snapshot (the readers of one query execution).</summary>
+    internal void JoinStatement(StatementSnapshot statement) => _statement = statement;
 
     private void SettleAfterSeek(bool found)
     {

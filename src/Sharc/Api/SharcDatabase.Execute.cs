@@ -53,11 +53,11 @@ public sealed partial class SharcDatabase
     public int LastChanges { get; internal set; }
 
     /// <summary>True while a transaction is open (SQL BEGIN or SAVEPOINT, or <see cref="BeginTransaction"/>).</summary>
-    internal bool InExplicitTransaction => _transaction is not null;
+    internal bool InExplicitTransaction => OwnsTransaction;
 
     internal void SqlBegin()
     {
-        if (_transaction is not null) throw SqlScript.Positionless("cannot start a transaction within a transaction");
+        if (OwnsTransaction) throw SqlScript.Positionless("cannot start a transaction within a transaction");
         _sqlTransaction = BeginTransaction();
     }
 
@@ -69,9 +69,9 @@ public sealed partial class SharcDatabase
 
     private void EndSqlTransaction(bool commit)
     {
-        if (_transaction is null)
+        if (!OwnsTransaction)
             throw SqlScript.Positionless($"cannot {(commit ? "commit" : "rollback")} - no transaction is active");
-        var tx = _transaction;
+        var tx = _transaction!;
         _sqlTransaction = null;
         _savepoints.Clear();
         if (commit) tx.Commit();
@@ -81,7 +81,7 @@ public sealed partial class SharcDatabase
     /// <summary>Rolls back a transaction left open by SQL (the CLI does so at exit, as the sqlite3 shell does).</summary>
     internal void RollbackOpenSqlTransaction()
     {
-        if (_transaction is not null && ReferenceEquals(_transaction, _sqlTransaction)) SqlRollback();
+        if (OwnsTransaction && ReferenceEquals(_transaction, _sqlTransaction)) SqlRollback();
     }
 
     /// <summary>
@@ -96,7 +96,20 @@ public sealed partial class SharcDatabase
     internal T RunSqlStatement<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
     {
         if (_pager is null) throw new SharcException("attempt to write a readonly database (open it with SharcOpenOptions { Writable = true })");
-        var pager = _pager;
+        var entered = EnterWriteStatement();
+        try
+        {
+            return RunSqlStatementOwned(state, op, onConstraint);
+        }
+        finally
+        {
+            ExitWriteStatement(entered);
+        }
+    }
+
+    private T RunSqlStatementOwned<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint)
+    {
+        var pager = _pager!;
         if (TriggerDepth > 0)
         {
             // A trigger's statement is part of the statement that fired the trigger: no savepoint of its own, and its

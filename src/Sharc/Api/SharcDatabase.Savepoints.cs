@@ -13,7 +13,7 @@ public sealed partial class SharcDatabase
     /// <summary>SAVEPOINT name: outside a transaction it begins one (as BEGIN DEFERRED), as in SQLite.</summary>
     internal void SqlSavepoint(string name)
     {
-        if (_transaction is null)
+        if (!OwnsTransaction)
         {
             _savepoints.Clear();
             SqlBegin();
@@ -50,7 +50,7 @@ public sealed partial class SharcDatabase
 
     private int FindSavepoint(string name)
     {
-        if (_transaction is null) _savepoints.Clear();
+        if (!OwnsTransaction) _savepoints.Clear();
         for (int i = _savepoints.Count - 1; i >= 0; i--)
             if (SqlNameComparer.Instance.Equals(_savepoints[i].Name, name)) return i;
         throw SqlScript.Positionless($"no such savepoint: {name}");

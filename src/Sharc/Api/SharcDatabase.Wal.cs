@@ -15,8 +15,16 @@ public sealed partial class SharcDatabase
     /// <exception cref="SharcBusyException">Another connection has the database open past the busy timeout.</exception>
     public int Checkpoint()
     {
-        if (_transaction is not null) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
-        return WritablePager.Checkpoint();
+        if (OwnsTransaction) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
+        var entered = EnterWriteStatement();
+        try
+        {
+            return WritablePager.Checkpoint();
+        }
+        finally
+        {
+            ExitWriteStatement(entered);
+        }
     }
 
     /// <summary>
@@ -27,7 +35,20 @@ public sealed partial class SharcDatabase
     /// </summary>
     public void SetJournalMode(SharcJournalMode mode)
     {
-        if (_transaction is not null) throw new InvalidOperationException("the journal mode cannot change inside a transaction");
+        if (OwnsTransaction) throw new InvalidOperationException("the journal mode cannot change inside a transaction");
+        var entered = EnterWriteStatement();
+        try
+        {
+            SetJournalModeOwned(mode);
+        }
+        finally
+        {
+            ExitWriteStatement(entered);
+        }
+    }
+
+    private void SetJournalModeOwned(SharcJournalMode mode)
+    {
         var pager = WritablePager;
         if (mode == JournalMode) return;
         if (mode == SharcJournalMode.Wal)

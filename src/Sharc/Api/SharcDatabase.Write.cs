@@ -99,13 +99,15 @@ public sealed partial class SharcDatabase
             string journalPath = path + "-journal";
             if (HotJournal.IsHot(fs, journalPath))
             {
-                // Roll the interrupted transaction back on disk, as SQLite does, under an exclusive lock.
+                // A journal is hot only when no connection holds RESERVED (a live writer's journal is not), as in
+                // SQLite. A hot one is rolled back on disk under EXCLUSIVE; when other connections hold the file, the
+                // first of them to write rolls it back (Pager.BeginWrite checks under RESERVED).
                 var recoveryLock = new FileLock(file.Handle);
-                if (!recoveryLock.TryLock(LockLevel.Exclusive))
-                    throw new SharcBusyException($"database is locked: another connection is using {path} and its hot journal");
                 try
                 {
-                    JournalRecovery.RollBack(fs, file, journalPath);
+                    if (recoveryLock.TryLock(LockLevel.Shared) && !recoveryLock.IsReservedByOther()
+                        && HotJournal.IsHot(fs, journalPath) && recoveryLock.TryLock(LockLevel.Exclusive))
+                        JournalRecovery.RollBack(fs, file, journalPath);
                 }
                 finally
                 {
@@ -131,7 +133,6 @@ public sealed partial class SharcDatabase
             };
             if (header.IsWal) pager.UseWal();
             var db = new SharcDatabase(pager, ReadHeader(pager), path);
-            db._pager = pager;
             db.ForeignKeysEnabled = options.ForeignKeys;
             return db;
         }
@@ -144,17 +145,30 @@ public sealed partial class SharcDatabase
 
     /// <summary>
     /// Starts an explicit transaction: nothing is written to the file until <see cref="SharcTransaction.Commit"/>;
-    /// disposing without committing rolls everything back. Only one transaction at a time per database.
+    /// disposing without committing rolls everything back. The transaction belongs to the calling thread (or async
+    /// flow): while it is open, other threads' writes wait for it (up to the busy timeout) and their reads see only
+    /// committed data. One transaction at a time per thread; a second <see cref="BeginTransaction"/> on the same
+    /// thread throws <see cref="InvalidOperationException"/>.
     /// </summary>
+    /// <exception cref="SharcBusyException">Another thread's transaction did not end within the busy timeout.</exception>
     public SharcTransaction BeginTransaction()
     {
-        if (_transaction is not null) throw new InvalidOperationException("a transaction is already open on this database");
         var pager = WritablePager;
-        pager.BeginWrite();
-        AfterBegin();
-        ForeignKeyState.BeginTransaction();
-        _transaction = new SharcTransaction(this);
-        return _transaction;
+        pager.Concurrency.EnterTransaction(pager.BusyTimeout, Path ?? "the database");
+        try
+        {
+            pager.BeginWrite();
+            AfterBegin();
+            ForeignKeyState.BeginTransaction();
+            _transaction = new SharcTransaction(this);
+            return _transaction;
+        }
+        catch
+        {
+            if (pager.InTransaction) pager.Rollback();
+            pager.Concurrency.Exit();
+            throw;
+        }
     }
 
     internal void CommitTransaction(SharcTransaction tx)
@@ -177,62 +191,80 @@ public sealed partial class SharcDatabase
         finally
         {
             AfterEnd();
+            WritablePager.Concurrency.Exit();
         }
     }
 
     /// <summary>An unexpected failure inside a transaction: everything is rolled back and the transaction is dead.</summary>
     private void AbandonTransaction()
     {
+        bool owned = _transaction is not null;
         _transaction?.MarkFailed();
         _transaction = null;
-        if (WritablePager.InTransaction) WritablePager.Rollback();
-        _schemaDirty = true;
-        AfterEnd();
+        try
+        {
+            if (WritablePager.InTransaction) WritablePager.Rollback();
+        }
+        finally
+        {
+            _schemaDirty = true;
+            AfterEnd();
+            if (owned) WritablePager.Concurrency.Exit();
+        }
     }
 
     internal void RollbackTransaction(SharcTransaction tx)
     {
         if (!ReferenceEquals(tx, _transaction)) return;
         _transaction = null;
-        WritablePager.Rollback();
-        _schemaDirty = true; // DDL inside the transaction is undone too
-        AfterEnd();
+        try
+        {
+            WritablePager.Rollback();
+        }
+        finally
+        {
+            _schemaDirty = true; // DDL inside the transaction is undone too
+            AfterEnd();
+            WritablePager.Concurrency.Exit();
+        }
     }
+
+    private SharcSchema? _writersSchema;
 
     private void AfterBegin()
     {
         if (_pager!.ExternalChange)
         {
             _pager.ExternalChange = false;
-            ReloadSchema();
+            _writers.Clear();
+        }
+        // Table writers are built from a schema; another thread's committed DDL makes them stale.
+        var schema = Schema;
+        if (!ReferenceEquals(_writersSchema, schema))
+        {
+            _writers.Clear();
+            _writersSchema = schema;
         }
     }
 
+    /// <summary>The transaction ended: its header and schema were published with the commit, or are dropped.</summary>
     private void AfterEnd()
     {
-        if (_schemaDirty) ReloadSchema();
-        else RefreshHeader();
+        _txState = null;
+        if (_schemaDirty)
+        {
+            _schemaDirty = false;
+            _writers.Clear();
+        }
     }
 
     internal void ReloadSchema()
     {
         _schemaDirty = false;
         _writers.Clear();
-        RefreshHeader();
-        Schema = SchemaLoader.Load(_source, Header);
-    }
-
-    private void RefreshHeader()
-    {
-        var p = _source.Acquire(1);
-        try
-        {
-            Header = DatabaseHeader.Parse(p.Span);
-        }
-        finally
-        {
-            _source.Release(p);
-        }
+        var header = ReadHeader(_source);
+        SetLoadedState(new DatabaseState(header, SchemaLoader.Load(_source, header)));
+        _writersSchema = Schema;
     }
 
     internal void MarkSchemaChanged() => _schemaDirty = true;
@@ -258,32 +290,26 @@ public sealed partial class SharcDatabase
         RunWrite(pages, static (db, n) => { db.Mutator.Vacuum.Vacuum(n); return 0; });
     }
 
-    /// <summary>
-    /// Starts a reader's session (SHARED lock). When another connection committed meanwhile, the header (and the
-    /// schema, if its cookie moved) is read again; a reader whose plan predates a schema change must be recreated.
-    /// </summary>
-    internal void BeginReadSession(ReaderPlan plan)
-    {
-        if (_source.BeginRead())
-        {
-            uint cookie = Header.SchemaCookie;
-            RefreshHeader();
-            if (Header.SchemaCookie != cookie) ReloadSchema();
-        }
-        if (plan.SchemaCookie != Header.SchemaCookie)
-        {
-            _source.EndRead();
-            throw new SharcException($"the schema changed since the reader over {plan.Name} was created: create it again");
-        }
-    }
 
-    internal void EndReadSession() => _source.EndRead();
 
     /// <summary>
     /// Runs one write operation: inside an explicit transaction as a statement (undone alone if it fails), otherwise
     /// as its own transaction (committed on success, rolled back on failure).
     /// </summary>
     internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op, bool checkedBeforeWriting = false)
+    {
+        var entered = EnterWriteStatement();
+        try
+        {
+            return RunWriteOwned(state, op, checkedBeforeWriting);
+        }
+        finally
+        {
+            ExitWriteStatement(entered);
+        }
+    }
+
+    private T RunWriteOwned<T, TState>(TState state, Func<SharcDatabase, TState, T> op, bool checkedBeforeWriting)
     {
         var pager = WritablePager;
         bool foreignKeys = ForeignKeysEnabled;

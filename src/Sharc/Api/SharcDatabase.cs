@@ -8,12 +8,24 @@ using Sharc.Storage.Wal;
 namespace Sharc;
 
 /// <summary>
-/// An open SQLite database. Thread-safety: a <see cref="SharcDatabase"/> may be shared by many threads, each with its
-/// own readers; a single reader must be used by one thread at a time. A reader holds SQLite's SHARED lock from its first
-/// positioning until it ends, is reset or disposed (see <see cref="SharcOpenOptions.ReadLocking"/>). A WAL database opened
-/// read-only is read as the snapshot committed when it was opened (including committed WAL frames); reopen to see later
-/// commits. Opened writable, each reader of a WAL database sees the latest commit (see <see cref="SharcOpenOptions.Writable"/>).
+/// An open SQLite database.
 /// </summary>
+/// <remarks>
+/// <para><b>Threads.</b> A <see cref="SharcDatabase"/> is safe to share between threads: any thread may read or write
+/// through it at any time. A single reader (or prepared statement) must be used by one thread at a time.</para>
+/// <para><b>Writes are serialized.</b> An explicit transaction (<see cref="BeginTransaction"/>, SQL BEGIN or SAVEPOINT)
+/// belongs to the thread — or async flow — that began it. Another thread's write, a statement or a transaction, waits
+/// until that transaction ends (up to <see cref="SharcOpenOptions.BusyTimeout"/>, then <see cref="SharcBusyException"/>);
+/// it never joins it. Use a transaction from one thread at a time.</para>
+/// <para><b>Reads see committed data.</b> A statement, or a reader from its first row to its last, reads one committed
+/// snapshot, whatever other threads commit meanwhile; it never sees another thread's uncommitted changes. Seeking a
+/// reader again moves it to the latest commit. The thread that owns a transaction reads its own changes.</para>
+/// <para><b>Other connections.</b> Several <see cref="SharcDatabase"/> objects on one file, in one process or many, behave
+/// like separate SQLite connections and respect each other's (and SQLite's) file locks. A reader holds SQLite's SHARED
+/// lock from its first positioning until it ends, is reset or disposed (see <see cref="SharcOpenOptions.ReadLocking"/>).
+/// A WAL database opened read-only is read as the snapshot committed when it was opened (including committed WAL
+/// frames); reopen to see later commits.</para>
+/// </remarks>
 public sealed partial class SharcDatabase : IDisposable
 {
     private IPageSource _source; // replaced when an empty database is rewritten at another page size
@@ -22,19 +34,13 @@ public sealed partial class SharcDatabase : IDisposable
     private SharcDatabase(IPageSource source, DatabaseHeader header, string? path)
     {
         _source = source;
-        Header = header;
         Path = path;
-        Schema = SchemaLoader.Load(source, header);
+        if (source is Pager pager) AttachPager(pager);
+        InitializeState(new DatabaseState(header, SchemaLoader.Load(source, header)));
     }
 
     /// <summary>The file path, or null for a database opened from memory.</summary>
     public string? Path { get; }
-
-    /// <summary>The database header (from the newest committed page 1).</summary>
-    public DatabaseHeader Header { get; private set; }
-
-    /// <summary>The schema read from sqlite_schema.</summary>
-    public SharcSchema Schema { get; private set; }
 
     /// <summary>
     /// The page size in bytes. It changes when <c>PRAGMA page_size</c> (or <c>encoding</c> / <c>auto_vacuum</c>) is run
@@ -91,8 +97,15 @@ public sealed partial class SharcDatabase : IDisposable
             {
                 if (options.HotJournal == HotJournalMode.Refuse)
                     throw new SharcBusyException($"a hot rollback journal ({journalPath}) awaits recovery: a writer was interrupted mid-transaction");
-                using var jh = OsStorage.Instance.OpenReadOnly(journalPath);
-                journal = HotJournal.Read(jh);
+                try
+                {
+                    using var jh = OsStorage.Instance.OpenReadOnly(journalPath);
+                    journal = HotJournal.Read(jh);
+                }
+                catch (FileNotFoundException)
+                {
+                    // The writer committed and removed it since we looked: the file alone is the database.
+                }
                 // Until it is rolled back, the database is the journal's: an interrupted page size change
                 // (PRAGMA page_size on an empty database) left page 1 at the new size, the journal the old.
                 if (journal is not null) pageSize = journal.PageSize;

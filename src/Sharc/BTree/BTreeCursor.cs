@@ -28,6 +28,7 @@ internal sealed partial class BTreeCursor : IDisposable
     private readonly int _usable;
     private readonly bool _isIndex;
     private uint _pageCount;
+    private long _generation;
     private readonly Frame[] _stack = new Frame[MaxDepth];
     private int _held; // frames [0, _held) hold a pinned page (some may be above _depth, kept for reuse)
     private int _depth = -1;
@@ -245,6 +246,14 @@ internal sealed partial class BTreeCursor : IDisposable
         if (_disposed) ThrowHelper.Disposed(nameof(BTreeCursor));
         // A writable database may have grown since the cursor was made.
         _pageCount = _source.PageCount;
+        long generation = _source.Generation;
+        if (generation != _generation)
+        {
+            // The pages held from the last walk may read differently now: borrow them afresh.
+            for (int i = 0; i < _held; i++) _source.Release(_stack[i].Page);
+            _held = 0;
+            _generation = generation;
+        }
         _depth = -1;
         _visits = 0;
         _valid = false;

@@ -59,3 +59,13 @@ public sealed class SharcConstraintException : SharcException
     /// <summary>Creates a constraint error.</summary>
     public SharcConstraintException(string message) : base(message) { }
 }
+
+/// <summary>
+/// A reader can no longer go on: the thread that owns the open transaction wrote the database after positioning a
+/// reader that reads the transaction's own pages. Seek again (or reset the reader) to read the new state.
+/// </summary>
+public sealed class SharcReaderInvalidatedException : SharcException
+{
+    /// <summary>Creates the error.</summary>
+    public SharcReaderInvalidatedException(string message) : base(message) { }
+}

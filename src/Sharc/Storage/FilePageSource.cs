@@ -43,6 +43,8 @@ internal sealed class FilePageSource : IPageSource
     public int PageSize { get; }
     public uint PageCount { get; private set; }
 
+    public long Generation { get; private set; }
+
     /// <summary>Fixes the snapshot size once page 1 has been read (before any cursor exists).</summary>
     public void SetPageCount(uint pageCount) => PageCount = pageCount;
 
@@ -87,6 +89,7 @@ internal sealed class FilePageSource : IPageSource
                 // Another connection committed: drop what we cached and take the new size.
                 _changeCounter = counter;
                 _cache.InvalidateAll();
+                Generation++;
                 _fileLength = RandomAccess.GetLength(_file);
                 uint filePages = (uint)((_fileLength + PageSize - 1) / PageSize);
                 uint headerPages = BinaryPrimitives.ReadUInt32BigEndian(h[28..]);

@@ -37,4 +37,10 @@ internal interface IPageSource : IDisposable
 
     /// <summary>Ends a read session; the last one releases the SHARED lock.</summary>
     void EndRead();
+
+    /// <summary>
+    /// Changes whenever a page this source served may read differently now (a write, a commit, another snapshot): a
+    /// cursor keeps the pages it holds for its next walk only while this stays the same.
+    /// </summary>
+    long Generation => 0;
 }

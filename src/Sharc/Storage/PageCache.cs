@@ -5,7 +5,7 @@ namespace Sharc.Storage;
 /// so a buffer is only reused once nobody is looking at it; steady-state hits and misses allocate nothing.
 /// Safe for concurrent readers: one short lock around lookup, pin and unpin.
 /// </summary>
-internal sealed class PageCache
+internal sealed partial class PageCache
 {
     private struct Slot
     {
@@ -35,6 +35,9 @@ internal sealed class PageCache
     }
 
     public long Misses { get; private set; }
+
+    /// <summary>The cache's lock, which <see cref="Concurrency.ConcurrencyControl"/> shares for its snapshot state.</summary>
+    public object Sync => _lock;
 
     /// <summary>The number of page buffers currently held.</summary>
     public int Count => _count;
@@ -122,12 +125,22 @@ internal sealed class PageCache
         return _count++;
     }
 
-    /// <summary>Overwrites the cached copy of <paramref name="page"/>, if any, with committed content.</summary>
+    /// <summary>
+    /// Overwrites the cached copy of <paramref name="page"/>, if any, with committed content. A buffer a reader has
+    /// pinned is never written under it: the slot takes a fresh buffer and the reader keeps the bytes it was reading.
+    /// </summary>
     public void Update(uint page, ReadOnlySpan<byte> content)
     {
         lock (_lock)
         {
-            if (_map.TryGetValue(page, out int slot)) content.CopyTo(_slots[slot].Buffer);
+            if (!_map.TryGetValue(page, out int slot)) return;
+            ref Slot s = ref _slots[slot];
+            if (s.Pins > 0)
+            {
+                s.Buffer = new byte[_pageSize];
+                s.Pins = 0;
+            }
+            content.CopyTo(s.Buffer);
         }
     }
 

@@ -37,6 +37,7 @@ internal sealed partial class Pager
             PageCount = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == fileCounter ? headerCount : filePages;
             DataVersion++;
             ExternalChange = true;
+            Concurrency.Publish(PageCount, CommittedState?.Invoke());
             return true;
         }
         return false;
@@ -59,6 +60,7 @@ internal sealed partial class Pager
 
                 _journal?.Seal();
                 Acquire(LockLevel.Exclusive);
+                KeepCommittedImages();
                 _fileWritten = true;
                 WriteDirtyPages(uint.MaxValue);
                 long size = (long)PageCount * PageSize;
@@ -67,6 +69,7 @@ internal sealed partial class Pager
                 // The commit point: once the journal is gone, the transaction is durable.
                 DeleteJournal();
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
+                PublishCommit();
             }
             else if (_journal is not null)
             {

@@ -63,9 +63,10 @@ internal sealed partial class Pager
         EndTransaction();
         // Nothing of this pager's cache or lock state is valid at the new size: its successor starts afresh on the
         // same file (this pager holds no lock now, and is dropped without closing the file).
-        return new Pager(_fs, _file, _path, page1.Length, page1.Length - page1[20], 1, _cachePages, _busyTimeout, SpillPages)
+        return new Pager(_fs, _file, _path, page1.Length, page1.Length - page1[20], 1, _cachePages, _busyTimeout, SpillPages, Concurrency)
         {
             AutoCheckpoint = AutoCheckpoint,
+            CommittedState = CommittedState,
         };
     }
 

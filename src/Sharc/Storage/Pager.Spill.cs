@@ -23,6 +23,9 @@ internal sealed partial class Pager
     public void SpillIfNeeded()
     {
         if (!InTransaction || _inStatement || _dirty.Count < SpillPages) return;
+        // Spilled pages overwrite committed ones that snapshot readers may need: like SQLite's pager, which spills only
+        // when it can take EXCLUSIVE, keep the pages in memory while readers are active.
+        if (!_spilled && !Concurrency.TryBeginSpill()) return;
         Spill();
     }
 

@@ -28,7 +28,7 @@ internal sealed partial class Pager
     public void UseWal()
     {
         if (_wal is not null) return;
-        _wal = new WalLog(_fs, _path + "-wal", PageSize);
+        _wal = new WalLog(_fs, _path + "-wal", PageSize, _cache.Sync);
         _shm = new ShmLock(_fs, _path + "-shm");
         _wal.Refresh();
         if (_wal.DbPageCount != 0) PageCount = _wal.DbPageCount;
@@ -150,6 +150,7 @@ internal sealed partial class Pager
         }
         DataVersion++;
         ExternalChange = true;
+        Concurrency.Publish(PageCount, CommittedState?.Invoke());
         return true;
     }
 
@@ -168,12 +169,14 @@ internal sealed partial class Pager
                 // commit needs at least one frame, so a transaction whose pages were all spilled rewrites page 1).
                 if (_dirty.Count == 0 || PageCount != _pageCountAtStart || _dirty.ContainsKey(1))
                     StampPage1();
+                KeepCommittedImages();
                 var pages = _dirty.Keys.Where(p => p <= PageCount).OrderBy(p => p).ToArray();
                 for (int i = 0; i < pages.Length; i++)
                     wal.Append(pages[i], _dirty[pages[i]], i == pages.Length - 1 ? PageCount : 0);
                 wal.Sync();
                 wal.MarkCommitted();
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
+                PublishCommit();
             }
         }
         catch

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using Sharc.Storage.Concurrency;
 using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Locking;
@@ -33,7 +34,7 @@ internal sealed partial class Pager : IPageSource
     private bool _fileWritten;
     private readonly int _cachePages;
 
-    public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout, int spillPages = DefaultSpillPages)
+    public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout, int spillPages = DefaultSpillPages, ConcurrencyControl? concurrency = null)
     {
         SpillPages = Math.Max(16, spillPages);
         _fs = fs;
@@ -46,6 +47,40 @@ internal sealed partial class Pager : IPageSource
         _cachePages = cachePages;
         _lock = new FileLock(file.Handle);
         _cache = new PageCache(pageSize, cachePages, Load);
+        if (concurrency is null) Concurrency = new ConcurrencyControl(_cache);
+        else
+        {
+            concurrency.Attach(_cache);
+            Concurrency = concurrency;
+        }
+    }
+
+    /// <summary>Who may write, and which committed version each reader sees (see <see cref="ConcurrencyControl"/>).</summary>
+    public ConcurrencyControl Concurrency { get; }
+
+    /// <summary>
+    /// Called when a new committed version is about to be published (after a commit's pages are durable, with the
+    /// transaction's pages still readable; or after another connection's commit was noticed): what it returns is
+    /// published with the version (the database's header and schema for it).
+    /// </summary>
+    public Func<object?>? CommittedState { get; set; }
+
+    /// <summary>Borrows <paramref name="pageNumber"/> as committed version <paramref name="version"/> of <paramref name="pageCount"/> pages has it.</summary>
+    public PageRef AcquireAt(uint pageNumber, long version, uint pageCount)
+    {
+        if (pageNumber == 0 || pageNumber > pageCount) ThrowHelper.PageOutOfRange(pageNumber, pageCount);
+        return _cache.AcquireAt(pageNumber, version);
+    }
+
+    /// <summary><see cref="IPageSource.Exchange"/> at a committed version.</summary>
+    public PageRef ExchangeAt(in PageRef old, uint pageNumber, long version, uint pageCount)
+    {
+        if (pageNumber == 0 || pageNumber > pageCount)
+        {
+            _cache.Release(old);
+            ThrowHelper.PageOutOfRange(pageNumber, pageCount);
+        }
+        return _cache.ExchangeAt(old, pageNumber, version);
     }
 
     public int PageSize { get; }
@@ -62,6 +97,9 @@ internal sealed partial class Pager : IPageSource
     public string JournalPath => _path + "-journal";
 
     public FileLock Lock => _lock;
+
+    /// <summary>How long a write or a read waits for another connection's (or thread's) lock.</summary>
+    public TimeSpan BusyTimeout => _busyTimeout;
 
     /// <summary>The page number of the lock-byte page (never used for data).</summary>
     public uint LockBytePage => (uint)(FileLock.PendingByte / PageSize) + 1;
@@ -157,6 +195,9 @@ internal sealed partial class Pager : IPageSource
     /// <summary>Counts calls that may change a page, so a caller can tell whether an operation wrote anything.</summary>
     public long WriteCount { get; private set; }
 
+    /// <summary>Both counters only grow, so their sum changes whenever either does.</summary>
+    public long Generation => WriteCount + DataVersion;
+
     /// <summary>The writable image of <paramref name="page"/>; its original is journaled the first time.</summary>
     public byte[] Write(uint page)
     {
@@ -224,12 +265,33 @@ internal sealed partial class Pager : IPageSource
         _inStatement = false;
         _fileWritten = false;
         _spilled = false;
-        InTransaction = false;
-        DataVersion++;
-        // Readers of this connection still reading keep their lock (SHARED; in WAL mode the sole-user locks).
-        if (_sessions == 0) ReleaseLocks();
-        else if (_wal is null) _lock.UnlockTo(LockLevel.Shared);
+        lock (_gate)
+        {
+            InTransaction = false;
+            DataVersion++;
+            // Readers of this connection still reading keep their lock (SHARED; in WAL mode the sole-user locks).
+            if (_sessions == 0) ReleaseLocks();
+            else if (_wal is null) _lock.UnlockTo(LockLevel.Shared);
+        }
+        Concurrency.EndTransaction();
     }
+
+    /// <summary>
+    /// Before committed content is overwritten: when readers hold snapshots, keeps the committed image of every page
+    /// the transaction changed (and of every page past the new end of the database) for them.
+    /// </summary>
+    private void KeepCommittedImages()
+    {
+        if (!Concurrency.BeginOverwrite()) return;
+        long next = Concurrency.NextVersion;
+        foreach (uint page in _dirty.Keys)
+            if (page <= _pageCountAtStart) _cache.KeepVersion(page, next);
+        for (uint page = PageCount + 1; page <= _pageCountAtStart; page++)
+            if (!_dirty.ContainsKey(page)) _cache.KeepVersion(page, next);
+    }
+
+    /// <summary>Publishes the committed transaction as the new version readers start from.</summary>
+    private void PublishCommit() => Concurrency.Publish(PageCount, CommittedState?.Invoke());
 
     /// <summary>A committing page 1: change counter bumped, size recorded, and the size marked valid for this counter.</summary>
     private void StampPage1()

@@ -1,4 +1,5 @@
 using Sharc.Sql.Planning;
+using Sharc.Storage.Concurrency;
 using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Execution;
@@ -12,6 +13,7 @@ internal sealed class QueryExecution
 {
     private readonly QueryPipeline _pipeline;
     private readonly List<SharcDataReader> _readers;
+    private readonly StatementSnapshot? _snapshot;
     private bool _open;
     private bool _disposed;
 
@@ -29,6 +31,8 @@ internal sealed class QueryExecution
         var builder = new PipelineBuilder(db, plan.Levels);
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
+        _snapshot = new StatementSnapshot(db);
+        foreach (var r in _readers) r.JoinStatement(_snapshot);
         Columns = plan.Columns;
     }
 
@@ -81,7 +85,14 @@ internal sealed class QueryExecution
     {
         if (!_open) return;
         _open = false;
-        _pipeline.Close();
+        try
+        {
+            _pipeline.Close();
+        }
+        finally
+        {
+            _snapshot?.End();
+        }
     }
 
     /// <summary>Ends the run and releases the b-tree readers and the pages they pin.</summary>

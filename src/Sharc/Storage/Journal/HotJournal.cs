@@ -47,9 +47,17 @@ internal sealed class HotJournal
     public static bool IsHot(IStorageSystem fs, string journalPath)
     {
         if (fs.LengthOf(journalPath) <= 0) return false;
-        using var h = fs.OpenReadOnly(journalPath);
-        Span<byte> first = stackalloc byte[1];
-        return h.Read(first, 0) == 1 && first[0] != 0;
+        try
+        {
+            using var h = fs.OpenReadOnly(journalPath);
+            Span<byte> first = stackalloc byte[1];
+            return h.Read(first, 0) == 1 && first[0] != 0;
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            // Another connection committed (deleted its journal) between the two looks: there is nothing to recover.
+            return false;
+        }
     }
 
     /// <summary>

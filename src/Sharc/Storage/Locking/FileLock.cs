@@ -20,8 +20,11 @@ internal enum LockLevel
 /// and the class says so through <see cref="IsEnforced"/>.
 /// </summary>
 /// <remarks>
-/// POSIX locks belong to the process: closing any descriptor of the file drops all of the process's locks on it,
-/// and two connections in one process do not exclude each other. Like SQLite, open one writer per file per process.
+/// On Linux the locks are open-file-description locks (<see cref="OfdLock"/>): they belong to this connection's open
+/// file, so two Sharc connections in one process exclude each other as two processes do, they conflict with SQLite's
+/// classic locks in this process and others, and closing another descriptor of the file does not drop them.
+/// Elsewhere they are classic POSIX locks, which belong to the process: there two connections in one process do not
+/// exclude each other.
 /// </remarks>
 internal sealed class FileLock
 {
@@ -108,7 +111,7 @@ internal sealed class FileLock
     }
 
     private bool Region(long offset, long length, short type)
-        => LockFileRegion(_handle!, offset, length, type) == 0;
+        => OfdLock.IsSupported ? OfdLock.TrySet(_handle!, type, offset, length) : LockFileRegion(_handle!, offset, length, type) == 0;
 
     /// <summary>Takes a write (exclusive) POSIX lock on a byte range of any file without waiting; false when it is held elsewhere.</summary>
     internal static bool TryLockRange(SafeFileHandle handle, long offset, long length)

@@ -30,6 +30,9 @@ internal static class OfdLock
 
     public static void Unlock(SafeFileHandle handle, long offset, long length) => Set(handle, F_UNLCK, offset, length);
 
+    /// <summary>Sets a lock of SQLite's fcntl type (0 read, 1 write, 2 unlock) on a byte range without waiting.</summary>
+    public static bool TrySet(SafeFileHandle handle, short type, long offset, long length) => Set(handle, type, offset, length);
+
     private static bool Set(SafeFileHandle handle, short type, long offset, long length)
     {
         var lk = new Flock { Type = type, Whence = 0, Start = offset, Length = length, Pid = 0 };

@@ -30,8 +30,13 @@ internal sealed class WalLog : IDisposable
     private readonly byte[] _fingerprint = new byte[WalIndex.HeaderSize];
     private long _fingerprintLength = -1;
 
-    public WalLog(IStorageSystem fs, string path, int pageSize)
+    // Readers on other threads look frames up (TryGetFrame, from a page cache miss) under this lock; every change to
+    // the frame maps, and cutting the log, happens under it too.
+    private readonly object _sync;
+
+    public WalLog(IStorageSystem fs, string path, int pageSize, object sync)
     {
+        _sync = sync;
         _fs = fs;
         Path = path;
         _pageSize = pageSize;
@@ -67,6 +72,11 @@ internal sealed class WalLog : IDisposable
     /// An empty or missing log says nothing about the database file, which may have been checkpointed meanwhile.
     /// </summary>
     public bool Refresh()
+    {
+        lock (_sync) return RefreshLocked();
+    }
+
+    private bool RefreshLocked()
     {
         _pending.Clear();
         if (!_fs.Exists(Path))
@@ -158,7 +168,7 @@ internal sealed class WalLog : IDisposable
         BinaryPrimitives.WriteUInt32BigEndian(fh[20..], s1);
         _file!.Write(fh, _pendingEnd);
         _file.Write(data, _pendingEnd + WalIndex.FrameHeaderSize);
-        _pending[page] = _pendingEnd + WalIndex.FrameHeaderSize;
+        lock (_sync) _pending[page] = _pendingEnd + WalIndex.FrameHeaderSize;
         _pendingEnd += WalIndex.FrameHeaderSize + _pageSize;
         _pendingSum0 = s0;
         _pendingSum1 = s1;
@@ -190,12 +200,15 @@ internal sealed class WalLog : IDisposable
         WalIndex.Checksum(head[..24], h.BigEndianSums, ref s0, ref s1);
         BinaryPrimitives.WriteUInt32BigEndian(head[24..], s0);
         BinaryPrimitives.WriteUInt32BigEndian(head[28..], s1);
-        _file.SetLength(0);
+        lock (_sync)
+        {
+            _file.SetLength(0);
+            _committed.Clear();
+        }
         _file.Write(head, 0);
         _file.Sync();
         _header = h;
         Remember(h);
-        _committed.Clear();
         _committedEnd = _pendingEnd = WalIndex.HeaderSize;
         _sum0 = _pendingSum0 = s0;
         _sum1 = _pendingSum1 = s1;
@@ -206,6 +219,11 @@ internal sealed class WalLog : IDisposable
 
     /// <summary>After <see cref="Sync"/>: the transaction's frames become the committed content.</summary>
     public void MarkCommitted()
+    {
+        lock (_sync) MarkCommittedLocked();
+    }
+
+    private void MarkCommittedLocked()
     {
         foreach (var (page, offset) in _pending) _committed[page] = offset;
         CommittedFrames += (int)((_pendingEnd - _committedEnd) / (WalIndex.FrameHeaderSize + _pageSize));
@@ -220,7 +238,7 @@ internal sealed class WalLog : IDisposable
     /// <summary>Forgets the open transaction's frames: the next transaction writes over them.</summary>
     public void DiscardPending()
     {
-        _pending.Clear();
+        lock (_sync) _pending.Clear();
         _pendingEnd = _committedEnd;
         _pendingSum0 = _sum0;
         _pendingSum1 = _sum1;
@@ -253,8 +271,11 @@ internal sealed class WalLog : IDisposable
             if (db.Length > size) db.SetLength(size);
             db.Sync();
         }
-        if (_file.Length > 0) _file.SetLength(0);
-        SetEmpty();
+        lock (_sync)
+        {
+            if (_file.Length > 0) _file.SetLength(0);
+            SetEmpty();
+        }
         TakeFingerprint();
         return copied;
     }

@@ -1,0 +1,165 @@
+using Sharc.Format;
+using Sharc.Schema;
+using Sharc.Storage;
+using Sharc.Storage.Concurrency;
+
+namespace Sharc;
+
+/// <summary>
+/// How a database shared by threads hands out its state: the header and schema of the latest committed version to
+/// every flow but the writer, the writer's own (changed by its DDL) to the writer; and read sessions over snapshots.
+/// The rules themselves live in <see cref="ConcurrencyControl"/>.
+/// </summary>
+public sealed partial class SharcDatabase
+{
+    /// <summary>The header and schema of one version of the database (immutable, published with the version).</summary>
+    internal sealed class DatabaseState(DatabaseHeader header, SharcSchema schema)
+    {
+        public DatabaseHeader Header { get; } = header;
+        public SharcSchema Schema { get; } = schema;
+    }
+
+    // A read-only database has one state; a writable one publishes its committed state with each version.
+    private DatabaseState _readOnlyState = null!;
+    // The writer's, while its open transaction has a header or schema of its own.
+    private DatabaseState? _txState;
+
+    private DatabaseState State
+    {
+        get
+        {
+            var pager = _pager;
+            if (pager is null) return _readOnlyState;
+            if (_txState is { } own && pager.Concurrency.CurrentFlowOwnsWrite) return own;
+            return (DatabaseState)pager.Concurrency.LatestState!;
+        }
+    }
+
+    /// <summary>The database header (from the newest committed page 1; inside a transaction, the transaction's own).</summary>
+    public DatabaseHeader Header => State.Header;
+
+    /// <summary>The schema read from sqlite_schema (inside a transaction, as the transaction changed it).</summary>
+    public SharcSchema Schema => State.Schema;
+
+    private void InitializeState(DatabaseState state)
+    {
+        _readOnlyState = state;
+        if (_pager is { } pager) pager.Concurrency.Initialize(pager.PageCount, state);
+    }
+
+    /// <summary>Wires a writable pager to this database: it publishes our header and schema with every version.</summary>
+    private void AttachPager(Pager pager)
+    {
+        _pager = pager;
+        _source = pager;
+        pager.CommittedState = LoadStateForPublication;
+    }
+
+    /// <summary>
+    /// Reads header and schema through the writer's view (at a commit: the pages being committed; when another
+    /// connection's commit is noticed: the new committed pages, no transaction being open).
+    /// </summary>
+    private object LoadStateForPublication()
+    {
+        var header = ReadHeader(_source);
+        var current = _txState ?? (DatabaseState?)_pager!.Concurrency.LatestState;
+        bool reload = _schemaDirty || current is null || current.Header.SchemaCookie != header.SchemaCookie || _pager!.ExternalChange;
+        return new DatabaseState(header, reload ? SchemaLoader.Load(_source, header) : current!.Schema);
+    }
+
+    /// <summary>Re-reads header (and schema) as this flow sees them: the transaction's own state, or the committed one.</summary>
+    private void SetLoadedState(DatabaseState state)
+    {
+        if (_pager is null)
+        {
+            _readOnlyState = state;
+            return;
+        }
+        if (_pager.InTransaction) _txState = state;
+        else
+        {
+            _txState = null;
+            _pager.Concurrency.ReplaceLatestState(state);
+        }
+    }
+
+    /// <summary>The page source a new reader's cursors use: a view of its own on a writable database.</summary>
+    internal IPageSource ReaderSource() => _pager is null ? Source : new PageView(_pager);
+
+    /// <summary>
+    /// Starts a read session for a reader whose cursors read through <paramref name="view"/> (null on a read-only
+    /// database): SQLite's file lock, then the snapshot — the writer's own view inside its transaction, else the
+    /// latest committed version. Returns the state the session reads.
+    /// </summary>
+    internal DatabaseState BeginReadSession(PageView? view)
+    {
+        var source = Source;
+        if (view is null)
+        {
+            if (source.BeginRead()) ReloadReadOnlyState();
+            return _readOnlyState;
+        }
+        var pager = _pager!;
+        pager.BeginRead();
+        try
+        {
+            if (pager.InTransaction && pager.Concurrency.CurrentFlowOwnsWrite)
+            {
+                view.SetWriterView();
+                return State;
+            }
+            var snapshot = pager.Concurrency.BeginSnapshot(pager.BusyTimeout);
+            view.SetSnapshot(snapshot);
+            return (DatabaseState)snapshot.State!;
+        }
+        catch
+        {
+            pager.EndRead();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// A reader positioned again (a new seek) reads the latest commit: when its snapshot is older, it moves to the
+    /// latest. Returns the new state, or null when the view was current.
+    /// </summary>
+    internal DatabaseState? RefreshReadSession(PageView view)
+    {
+        var pager = _pager!;
+        bool writer = pager.InTransaction && pager.Concurrency.CurrentFlowOwnsWrite;
+        if (view.IsWriterView ? writer : !writer && pager.Concurrency.LatestVersion == view.Version) return null;
+        EndReadSession(view);
+        return BeginReadSession(view);
+    }
+
+    internal void EndReadSession(PageView? view)
+    {
+        if (view is not null && !view.IsWriterView) _pager!.Concurrency.EndSnapshot(view.Version);
+        view?.SetWriterView();
+        _source.EndRead();
+    }
+
+    private void ReloadReadOnlyState()
+    {
+        var header = ReadHeader(_source);
+        var current = _readOnlyState;
+        _readOnlyState = new DatabaseState(header, header.SchemaCookie == current.Header.SchemaCookie ? current.Schema : SchemaLoader.Load(_source, header));
+    }
+
+    // ---------------------------------------------------------------- write ownership
+
+    /// <summary>
+    /// Takes the write lock for one statement unless this flow holds it (its transaction, whose tasks then take turns,
+    /// or an enclosing statement); hand the result to <see cref="ExitWriteStatement"/>.
+    /// </summary>
+    private ConcurrencyControl.Entry EnterWriteStatement()
+    {
+        var pager = WritablePager;
+        return pager.Concurrency.EnterStatement(pager.BusyTimeout, Path ?? "the database");
+    }
+
+    private void ExitWriteStatement(ConcurrencyControl.Entry entry) => _pager?.Concurrency.ExitStatement(entry);
+
+    /// <summary>True when the calling flow owns the open transaction.</summary>
+    private bool OwnsTransaction => _transaction is not null && _pager!.Concurrency.CurrentFlowOwnsWrite;
+}
