@@ -160,6 +160,25 @@ public sealed partial class SharcDatabase
 
     private void ExitWriteStatement(ConcurrencyControl.Entry entry) => _pager?.Concurrency.ExitStatement(entry);
 
+    /// <summary>
+    /// Runs a read that goes to the pages directly rather than through a reader (integrity check, PRAGMAs reading
+    /// page 1): on a writable database it holds the write lock meanwhile, so that outside this flow's transaction
+    /// what it reads is the latest commit and nothing changes under it.
+    /// </summary>
+    internal T UnderWriteLock<T>(Func<SharcDatabase, T> read)
+    {
+        if (_pager is null) return read(this);
+        var entered = EnterWriteStatement();
+        try
+        {
+            return read(this);
+        }
+        finally
+        {
+            ExitWriteStatement(entered);
+        }
+    }
+
     /// <summary>True when the calling flow owns the open transaction.</summary>
     private bool OwnsTransaction => _transaction is not null && _pager!.Concurrency.CurrentFlowOwnsWrite;
 }

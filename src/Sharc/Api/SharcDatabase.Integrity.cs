@@ -24,7 +24,7 @@ public sealed partial class SharcDatabase
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxErrors, 1);
         _ = Source; // throws when disposed
-        return IntegrityChecker.Run(this, maxErrors);
+        return UnderWriteLock(db => IntegrityChecker.Run(db, maxErrors));
     }
 
     /// <summary>True when <see cref="CheckIntegrity"/> finds no problem (it stops at the first one).</summary>

@@ -33,7 +33,7 @@ internal static partial class Pragmas
             case "freelist_count":
                 return Single(name, SqlValue.Integer(ReadHeader(db, 36)));
             case "page_count":
-                return Single(name, SqlValue.Integer(db.Source.PageCount));
+                return Single(name, SqlValue.Integer(db.UnderWriteLock(static d => d.Source.PageCount)));
             case "page_size":
                 if (value is null) return Single(name, SqlValue.Integer(db.PageSize));
                 return PageSize(db, sql, pragma, ParseInteger(value));
@@ -107,18 +107,18 @@ internal static partial class Pragmas
     }
 
     /// <summary>A header field as page 1 holds it now (inside a transaction, with its changes).</summary>
-    private static uint ReadHeader(SharcDatabase db, int offset)
+    private static uint ReadHeader(SharcDatabase db, int offset) => db.UnderWriteLock(d =>
     {
-        var page = db.Source.Acquire(1);
+        var page = d.Source.Acquire(1);
         try
         {
             return BinaryPrimitives.ReadUInt32BigEndian(page.Span[offset..]);
         }
         finally
         {
-            db.Source.Release(page);
+            d.Source.Release(page);
         }
-    }
+    });
 
     private static bool HasContent(SharcDatabase db)
         => db.Schema.Tables.Any(t => !t.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) || db.Schema.Views.Count > 0 || db.Schema.Indexes.Count > 0;
