@@ -68,4 +68,14 @@ public sealed class SharcReaderInvalidatedException : SharcException
 {
     /// <summary>Creates the error.</summary>
     public SharcReaderInvalidatedException(string message) : base(message) { }
+/// A schema change would store text in sqlite_schema that does not read back as the object it defines (the database
+/// could not be opened again); the statement was refused and nothing was changed.
+/// </summary>
+public sealed class SharcSchemaTextException : SharcException
+{
+    /// <summary>Creates the error for the refused text.</summary>
+    public SharcSchemaTextException(string message, string schemaText) : base(message) => SchemaText = schemaText;
+
+    /// <summary>The text that would have been stored.</summary>
+    public string SchemaText { get; }
 }

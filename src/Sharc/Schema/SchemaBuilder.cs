@@ -141,6 +141,12 @@ internal static class SchemaBuilder
         return ts;
     }
 
+    /// <summary>
+    /// A row's CREATE statement parsed and checked against the row as the loader checks it; the writer runs every
+    /// text it stores through here, so what it writes is what the next open reads.
+    /// </summary>
+    internal static SchemaStatement ParseStoredRow(SchemaRow row) => ParseRow(row);
+
     private static SchemaStatement ParseRow(SchemaRow row)
     {
         string sql = row.Sql!;

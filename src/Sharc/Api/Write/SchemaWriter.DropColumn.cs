@@ -26,7 +26,8 @@ internal sealed partial class SchemaWriter
         string newSql = CutColumn(table.Sql, column.Ordinal);
         var newTable = Parse(newSql, SchemaObjectKind.Table).Table!.ToSharcTable(table.RootPage, newSql);
         RewriteRows(table, newTable, column.Ordinal);
-        UpdateSchemaRows(r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name), r => r with { Sql = newSql });
+        UpdateSchemaRows(r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name), r => r with { Sql = newSql },
+            _ => [.. table.Columns.Where(c => !ReferenceEquals(c, column)).Select(c => c.Name)]);
         BumpCookie();
     }
 

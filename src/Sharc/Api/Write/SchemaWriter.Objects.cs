@@ -3,14 +3,16 @@ namespace Sharc.Write;
 
 /// <summary>
 /// CREATE / DROP of views and triggers: rows of sqlite_schema with root page 0 and the statement's text stored as
-/// SQLite stores it ("CREATE VIEW " or "CREATE TRIGGER " followed by the text from the object's name to the end).
+/// SQLite stores it (<see cref="StoredText"/>).
 /// SQLite checks names only; what the view or trigger body refers to is resolved when it is used.
 /// </summary>
 internal sealed partial class SchemaWriter
 {
-    /// <summary>CREATE VIEW; returns false when it exists and IF NOT EXISTS was given.</summary>
-    public bool CreateView(string name, string storedSql, bool ifNotExists)
+    /// <summary>CREATE VIEW from the statement's text; returns false when it exists and IF NOT EXISTS was given.</summary>
+    public bool CreateView(string sql, bool ifNotExists)
     {
+        var stmt = Parse(sql, SchemaObjectKind.View);
+        string name = stmt.Name;
         var schema = _db.Schema;
         if (schema.FindView(name) is not null || schema.FindTable(name) is not null)
         {
@@ -23,14 +25,19 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"there is already an index named {name}");
         }
         CheckName(name);
-        InsertSchemaRow("view", name, name, 0, storedSql);
+        InsertSchemaRow("view", name, name, 0, StoredText(sql, stmt));
         BumpCookie();
         return true;
     }
 
-    /// <summary>CREATE TRIGGER on <paramref name="table"/>; returns false when it exists and IF NOT EXISTS was given.</summary>
-    public bool CreateTrigger(string name, string table, string storedSql, bool ifNotExists)
+    /// <summary>
+    /// CREATE TRIGGER from the statement's text, on <paramref name="table"/> (the table's name as the schema spells it);
+    /// returns false when it exists and IF NOT EXISTS was given.
+    /// </summary>
+    public bool CreateTrigger(string sql, string table, bool ifNotExists)
     {
+        var stmt = Parse(sql, SchemaObjectKind.Trigger);
+        string name = stmt.Name;
         foreach (var t in _db.Schema.Triggers)
         {
             if (!SqlNameComparer.Instance.Equals(t.Name, name)) continue;
@@ -38,7 +45,7 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"trigger {name} already exists");
         }
         CheckName(name);
-        InsertSchemaRow("trigger", name, table, 0, storedSql);
+        InsertSchemaRow("trigger", name, table, 0, StoredText(sql, stmt));
         BumpCookie();
         return true;
     }

@@ -3,6 +3,7 @@ using System.Text;
 using Sharc.BTree;
 using Sharc.BTree.Mutation;
 using Sharc.Format;
+using Sharc.Schema;
 using Sharc.Schema.Parsing;
 
 namespace Sharc.Write;
@@ -33,7 +34,7 @@ internal sealed partial class SchemaWriter
         }
         CheckName(def.Name);
         uint root = NewRoot(def.WithoutRowId ? BTreePageType.LeafIndex : BTreePageType.LeafTable);
-        InsertSchemaRow("table", def.Name, def.Name, root, Normalize(sql, "TABLE"));
+        InsertSchemaRow("table", def.Name, def.Name, root, StoredText(sql, stmt), ColumnNames(def));
         foreach (var ci in def.Indexes)
         {
             // A WITHOUT ROWID table's primary key is the table itself: no separate b-tree, no row.
@@ -58,7 +59,7 @@ internal sealed partial class SchemaWriter
         if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
             throw new SharcException($"table {table.Name} may not be indexed");
         uint root = NewRoot(BTreePageType.LeafIndex);
-        InsertSchemaRow("index", stmt.Name, table.Name, root, Normalize(sql, stmt.IsUnique ? "UNIQUE INDEX" : "INDEX"));
+        InsertSchemaRow("index", stmt.Name, table.Name, root, StoredText(sql, stmt));
         BumpCookie();
         // Fill the new index from the existing rows (a UNIQUE violation aborts the statement).
         _db.ReloadSchema();
@@ -116,7 +117,8 @@ internal sealed partial class SchemaWriter
         if (col.HasDefault && !probe.HasConstantDefault) throw new SharcException("Cannot add a column with non-constant default");
         if (col.NotNull && probe.DefaultValue is null && col.Generated == SharcGeneratedKind.None)
             throw new SharcException("Cannot add a NOT NULL column with default value NULL");
-        UpdateSchemaRows(r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name), r => r with { Sql = newSql });
+        UpdateSchemaRows(r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name), r => r with { Sql = newSql },
+            _ => [.. table.Columns.Select(c => c.Name), col.Name]);
         // Rows written before the change lack the field; old readers must know the format that allows it.
         var p1 = _db.WritablePager.Write(1);
         uint format = BinaryPrimitives.ReadUInt32BigEndian(p1.AsSpan(44));
@@ -173,7 +175,9 @@ internal sealed partial class SchemaWriter
         {
             string sql = RenameRewriter.RenameColumn(r.Sql!, r.Type, r.TableName, table.Name, column.Name, newColumn);
             return ReferenceEquals(sql, r.Sql) ? r : r with { Sql = sql };
-        });
+        }, r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name)
+            ? [.. table.Columns.Select(c => ReferenceEquals(c, column) ? newColumn : c.Name)]
+            : null);
         BumpCookie();
     }
 
@@ -199,15 +203,18 @@ internal sealed partial class SchemaWriter
         SchemaStatement stmt;
         try
         {
-            stmt = SchemaStatementParser.Parse(sql.Trim().TrimEnd(';'));
+            stmt = SchemaStatementParser.Parse(sql);
         }
         catch (SqlSyntaxException e)
         {
             throw new SharcException($"{e.Message} (line {e.Line}, column {e.Column})", e);
         }
         if (stmt.Kind != kind) throw new SharcException($"expected a CREATE {kind.ToString().ToUpperInvariant()} statement");
-        if (sql.TrimStart().StartsWith("CREATE TEMP", StringComparison.OrdinalIgnoreCase))
+        // Sharc has no temp schema: a TEMP object would land in main, and any other schema is not attached.
+        if (stmt.Temporary || (stmt.Schema is { } temp && SqlNameComparer.Instance.Equals(temp, "temp")))
             throw new SharcException("TEMP objects are not supported");
+        if (stmt.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, "main"))
+            throw new SharcException($"unknown database {schema}");
         return stmt;
     }
 
@@ -230,23 +237,38 @@ internal sealed partial class SchemaWriter
 
     private static bool Word(string sql, SqlToken t, string w) => t.Kind == SqlTokenKind.Identifier && SqlText.EqualsIgnoreCase(t.Text(sql), w);
 
-    /// <summary>SQLite stores "CREATE &lt;kind&gt; " followed by the text from the object name on (dropping TEMP, IF NOT EXISTS and a schema prefix).</summary>
-    private static string Normalize(string sql, string kind)
+    /// <summary>
+    /// The text SQLite stores for a CREATE statement: "CREATE &lt;kind&gt; " and the statement from the unqualified
+    /// object name (so TEMP, IF NOT EXISTS and a schema qualifier go) to where SQLite's parser stood when it finished
+    /// the statement. That is the ")" of a table without options and the END of a trigger; a table with options and
+    /// an index run on to the ';' or the end of the text, keeping the whitespace and comments before it; a view too,
+    /// less trailing whitespace.
+    /// </summary>
+    internal static string StoredText(string sql, SchemaStatement st)
     {
-        sql = sql.Trim();
-        while (sql.EndsWith(';')) sql = sql[..^1].TrimEnd();
-        var tokens = SqlLexer.Tokenize(sql);
-        int i = 0;
-        while (i < tokens.Count && tokens[i].Kind == SqlTokenKind.Identifier &&
-               (Word(sql, tokens[i], "CREATE") || Word(sql, tokens[i], "TEMP") || Word(sql, tokens[i], "TEMPORARY") || Word(sql, tokens[i], "UNIQUE") ||
-                Word(sql, tokens[i], "TABLE") || Word(sql, tokens[i], "INDEX") || Word(sql, tokens[i], "IF") || Word(sql, tokens[i], "NOT") || Word(sql, tokens[i], "EXISTS")))
+        string kind;
+        int end;
+        switch (st.Kind)
         {
-            // "IF" could in principle be a table name; it is only a keyword when NOT EXISTS follows.
-            if (Word(sql, tokens[i], "IF") && !(i + 1 < tokens.Count && Word(sql, tokens[i + 1], "NOT"))) break;
-            i++;
+            case SchemaObjectKind.Table:
+                kind = "TABLE";
+                end = st.Table!.WithoutRowId || st.Table.Strict ? st.TerminatorStart : st.LastTokenEnd;
+                break;
+            case SchemaObjectKind.Index:
+                kind = st.IsUnique ? "UNIQUE INDEX" : "INDEX";
+                end = st.TerminatorStart;
+                break;
+            case SchemaObjectKind.View:
+                kind = "VIEW";
+                end = st.TerminatorStart;
+                while (end > st.LastTokenEnd && sql[end - 1] is ' ' or (>= '\t' and <= '\r')) end--; // sqlite3Isspace
+                break;
+            default:
+                kind = "TRIGGER";
+                end = st.LastTokenEnd;
+                break;
         }
-        if (i + 2 < tokens.Count && tokens[i + 1].Kind == SqlTokenKind.Dot) i += 2;
-        return "CREATE " + kind + " " + sql[tokens[i].Start..];
+        return "CREATE " + kind + " " + sql[st.NameStart..end];
     }
 
     private uint NewRoot(BTreePageType type)
@@ -278,10 +300,38 @@ internal sealed partial class SchemaWriter
         return rows;
     }
 
-    private void InsertSchemaRow(string type, string name, string table, uint root, string? sql)
+    private void InsertSchemaRow(string type, string name, string table, uint root, string? sql, IReadOnlyList<string>? columns = null)
     {
         long rowId = Mutator.MaxRowId(1) + 1;
-        WriteSchemaRow(new Row(rowId, type, name, table, root, sql));
+        var row = new Row(rowId, type, name, table, root, sql);
+        CheckReadsBack(row, columns);
+        WriteSchemaRow(row);
+    }
+
+    /// <summary>
+    /// Every sqlite_schema text Sharc writes passes here first: it must parse, with the parser that loads the schema,
+    /// to the object the row names (type, name, table, and for a table <paramref name="columns"/> when given).
+    /// Otherwise the database could not be opened again, so the statement fails before anything is written.
+    /// </summary>
+    private static void CheckReadsBack(Row r, IReadOnlyList<string>? columns)
+    {
+        if (r.Sql is null) return;
+        string? problem;
+        try
+        {
+            var st = SchemaBuilder.ParseStoredRow(new SchemaRow(r.Type, r.Name, r.TableName, r.RootPage, r.Sql));
+            problem = st.Temporary ? "it reads back as a TEMP object"
+                : st.Name != r.Name ? $"it reads back as {r.Type} {st.Name}"
+                : columns is not null && st.Table is { } def && !def.Columns.Select(c => c.Name).SequenceEqual(columns, StringComparer.Ordinal)
+                    ? $"it reads back with columns ({string.Join(", ", def.Columns.Select(c => c.Name))}), not ({string.Join(", ", columns)})"
+                : null;
+        }
+        catch (SharcCorruptException e)
+        {
+            problem = e.Message;
+        }
+        if (problem is not null)
+            throw new SharcSchemaTextException($"the schema text for {r.Type} {r.Name} does not read back: {problem}; nothing was changed", r.Sql);
     }
 
     private void WriteSchemaRow(Row r)
@@ -304,11 +354,36 @@ internal sealed partial class SchemaWriter
             if (match(r)) Mutator.TableDelete(1, r.RowId);
     }
 
-    private void UpdateSchemaRows(Func<Row, bool> match, Func<Row, Row> change)
+    /// <summary>
+    /// Rewrites the rows <paramref name="match"/> picks. A changed text is checked (<see cref="CheckReadsBack"/>): a
+    /// table keeps the columns it had unless <paramref name="columnsAfter"/> says what they become.
+    /// </summary>
+    private void UpdateSchemaRows(Func<Row, bool> match, Func<Row, Row> change, Func<Row, IReadOnlyList<string>?>? columnsAfter = null)
     {
         foreach (var r in ReadSchemaRows())
-            if (match(r)) WriteSchemaRow(change(r));
+        {
+            if (!match(r)) continue;
+            var updated = change(r);
+            if (updated.Sql != r.Sql || updated.Name != r.Name || updated.TableName != r.TableName || updated.Type != r.Type)
+                CheckReadsBack(updated, columnsAfter?.Invoke(r) ?? ColumnsOf(r));
+            WriteSchemaRow(updated);
+        }
     }
+
+    private static IReadOnlyList<string>? ColumnsOf(Row r)
+    {
+        if (r.Type != "table" || r.Sql is null) return null;
+        try
+        {
+            return SchemaStatementParser.Parse(r.Sql).Table is { } def ? ColumnNames(def) : null;
+        }
+        catch (SqlSyntaxException)
+        {
+            return null;
+        }
+    }
+
+    private static List<string> ColumnNames(TableDefinition def) => [.. def.Columns.Select(c => c.Name)];
 
     private void DeleteSequenceRow(string table)
     {

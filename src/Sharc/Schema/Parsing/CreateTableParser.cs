@@ -15,23 +15,23 @@ internal sealed class CreateTableParser
 
     private CreateTableParser(SqlTokenStream ts) => _ts = ts;
 
-    /// <summary>Parses "[IF NOT EXISTS] [schema.]name ( … ) [options]" and returns the table and whether the name was schema-qualified.</summary>
-    public static (TableDefinition Table, bool Qualified) ParseTable(SqlTokenStream ts)
+    /// <summary>Parses "[IF NOT EXISTS] [schema.]name ( … ) [options]" and returns the table and its name as written.</summary>
+    public static (TableDefinition Table, QualifiedName Name) ParseTable(SqlTokenStream ts)
     {
         var parser = new CreateTableParser(ts);
         return parser.Table();
     }
 
     /// <summary>Parses "[IF NOT EXISTS] [schema.]name USING module [( args )]".</summary>
-    public static (TableDefinition Table, bool Qualified) ParseVirtualTable(SqlTokenStream ts)
+    public static (TableDefinition Table, QualifiedName Name) ParseVirtualTable(SqlTokenStream ts)
     {
         SkipIfNotExists(ts);
-        var (name, qualified) = ts.ExpectQualifiedName();
+        var name = ts.ExpectQualifiedName();
         ts.ExpectWord("USING");
         ts.ExpectName();
         if (ts.Peek().Kind == SqlTokenKind.LeftParen) ts.SkipParenthesized();
         ts.ExpectStatementEnd();
-        return (new TableDefinition(ts, name) { IsVirtual = true }, qualified);
+        return (new TableDefinition(ts, name.Name) { IsVirtual = true }, name);
     }
 
     /// <summary>Consumes IF NOT EXISTS when present.</summary>
@@ -42,11 +42,11 @@ internal sealed class CreateTableParser
         ts.ExpectWord("EXISTS");
     }
 
-    private (TableDefinition, bool) Table()
+    private (TableDefinition, QualifiedName) Table()
     {
         SkipIfNotExists(_ts);
-        var (name, qualified) = _ts.ExpectQualifiedName();
-        _table = new TableDefinition(_ts, name);
+        var name = _ts.ExpectQualifiedName();
+        _table = new TableDefinition(_ts, name.Name);
         if (_ts.PeekWord("AS"))
         {
             // SQLite stores CREATE TABLE … AS SELECT as an expanded column list; this form cannot be in a schema.
@@ -87,7 +87,7 @@ internal sealed class CreateTableParser
         TableOptions();
         _ts.ExpectStatementEnd();
         _table.Finish(end);
-        return (_table, qualified);
+        return (_table, name);
     }
 
     private bool IsTableConstraintStart()

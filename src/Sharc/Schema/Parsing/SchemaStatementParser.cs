@@ -16,7 +16,20 @@ internal sealed class SchemaStatement
     /// <summary>The object name, unquoted.</summary>
     public required string Name { get; init; }
     /// <summary>True when the name was written as schema.name (SQLite refuses that in a stored schema).</summary>
-    public bool Qualified { get; init; }
+    public bool Qualified => Schema is not null;
+    /// <summary>The schema the name was qualified with, unquoted, or null.</summary>
+    public string? Schema { get; init; }
+    /// <summary>CREATE TEMP / TEMPORARY.</summary>
+    public bool Temporary { get; set; }
+    /// <summary>Where the unqualified object name starts in the text: SQLite stores the statement from there.</summary>
+    public int NameStart { get; init; }
+    /// <summary>Where the statement's last token ends.</summary>
+    public int LastTokenEnd { get; set; }
+    /// <summary>
+    /// Where the token that ended the statement starts: its ';', or the end of the text. Whitespace and comments
+    /// before it lie between <see cref="LastTokenEnd"/> and here.
+    /// </summary>
+    public int TerminatorStart { get; set; }
     /// <summary>The table an index or trigger belongs to; the object itself for tables and views.</summary>
     public required string TableName { get; init; }
     /// <summary>The token stream, which literal values are read from later.</summary>
@@ -51,16 +64,25 @@ internal static class SchemaStatementParser
         var ts = new SqlTokenStream(sql);
         ts.ExpectWord("CREATE");
         bool temp = ts.TryWord("TEMP") || ts.TryWord("TEMPORARY");
+        var statement = Body(ts, temp);
+        statement.Temporary = temp;
+        statement.TerminatorStart = ts.Peek().Start;
+        statement.LastTokenEnd = ts.At(ts.Index - 1).End;
+        return statement;
+    }
+
+    private static SchemaStatement Body(SqlTokenStream ts, bool temp)
+    {
         if (ts.TryWord("TABLE"))
         {
-            var (table, qualified) = CreateTableParser.ParseTable(ts);
-            return TableStatement(ts, table, qualified);
+            var (table, name) = CreateTableParser.ParseTable(ts);
+            return TableStatement(ts, table, name);
         }
         if (!temp && ts.TryWord("VIRTUAL"))
         {
             ts.ExpectWord("TABLE");
-            var (table, qualified) = CreateTableParser.ParseVirtualTable(ts);
-            return TableStatement(ts, table, qualified);
+            var (table, name) = CreateTableParser.ParseVirtualTable(ts);
+            return TableStatement(ts, table, name);
         }
         if (ts.TryWord("VIEW")) return View(ts);
         if (ts.TryWord("TRIGGER")) return Trigger(ts);
@@ -72,11 +94,12 @@ internal static class SchemaStatementParser
         throw ts.SyntaxError();
     }
 
-    private static SchemaStatement TableStatement(SqlTokenStream ts, TableDefinition table, bool qualified) => new()
+    private static SchemaStatement TableStatement(SqlTokenStream ts, TableDefinition table, QualifiedName name) => new()
     {
         Kind = SchemaObjectKind.Table,
         Name = table.Name,
-        Qualified = qualified,
+        Schema = name.Schema,
+        NameStart = name.NameStart,
         TableName = table.Name,
         Tokens = ts,
         Table = table,
@@ -85,7 +108,8 @@ internal static class SchemaStatementParser
     private static SchemaStatement Index(SqlTokenStream ts, bool unique)
     {
         CreateTableParser.SkipIfNotExists(ts);
-        var (name, qualified) = ts.ExpectQualifiedName();
+        var qualified = ts.ExpectQualifiedName();
+        string name = qualified.Name;
         ts.ExpectWord("ON");
         string table = ts.ExpectName();
         ts.Expect(SqlTokenKind.LeftParen);
@@ -102,7 +126,8 @@ internal static class SchemaStatementParser
         {
             Kind = SchemaObjectKind.Index,
             Name = name,
-            Qualified = qualified,
+            Schema = qualified.Schema,
+            NameStart = qualified.NameStart,
             TableName = table,
             Tokens = ts,
             IsUnique = unique,
@@ -114,7 +139,8 @@ internal static class SchemaStatementParser
     private static SchemaStatement View(SqlTokenStream ts)
     {
         CreateTableParser.SkipIfNotExists(ts);
-        var (name, qualified) = ts.ExpectQualifiedName();
+        var qualified = ts.ExpectQualifiedName();
+        string name = qualified.Name;
         var columns = new List<string>();
         if (ts.TryKind(SqlTokenKind.LeftParen))
         {
@@ -133,7 +159,8 @@ internal static class SchemaStatementParser
         {
             Kind = SchemaObjectKind.View,
             Name = name,
-            Qualified = qualified,
+            Schema = qualified.Schema,
+            NameStart = qualified.NameStart,
             TableName = name,
             Tokens = ts,
             ColumnNames = columns,
@@ -144,7 +171,8 @@ internal static class SchemaStatementParser
     private static SchemaStatement Trigger(SqlTokenStream ts)
     {
         CreateTableParser.SkipIfNotExists(ts);
-        var (name, qualified) = ts.ExpectQualifiedName();
+        var qualified = ts.ExpectQualifiedName();
+        string name = qualified.Name;
         if (!ts.TryWord("BEFORE") && !ts.TryWord("AFTER") && ts.TryWord("INSTEAD")) ts.ExpectWord("OF");
         if (ts.TryWord("UPDATE"))
         {
@@ -158,7 +186,7 @@ internal static class SchemaStatementParser
             throw ts.SyntaxError();
         }
         ts.ExpectWord("ON");
-        var (table, _) = ts.ExpectQualifiedName();
+        string table = ts.ExpectQualifiedName().Name;
         if (ts.TryWord("FOR"))
         {
             ts.ExpectWord("EACH");
@@ -186,7 +214,8 @@ internal static class SchemaStatementParser
         {
             Kind = SchemaObjectKind.Trigger,
             Name = name,
-            Qualified = qualified,
+            Schema = qualified.Schema,
+            NameStart = qualified.NameStart,
             TableName = table,
             Tokens = ts,
         };

@@ -139,12 +139,14 @@ internal sealed class SqlTokenStream
         return SqlText.Dequote(Text(t));
     }
 
-    /// <summary>Reads <c>name</c> or <c>schema.name</c>; returns the name and whether a schema was given.</summary>
-    public (string Name, bool Qualified) ExpectQualifiedName()
+    /// <summary>Reads <c>name</c> or <c>schema.name</c>, both unquoted.</summary>
+    public QualifiedName ExpectQualifiedName()
     {
+        int start = Peek().Start;
         string first = ExpectName();
-        if (!TryKind(SqlTokenKind.Dot)) return (first, false);
-        return (ExpectName(), true);
+        if (!TryKind(SqlTokenKind.Dot)) return new QualifiedName(null, first, start);
+        start = Peek().Start;
+        return new QualifiedName(first, ExpectName(), start);
     }
 
     /// <summary>
@@ -193,4 +195,13 @@ internal sealed class SqlTokenStream
 
     /// <summary>An error with a custom message at token <paramref name="t"/>.</summary>
     public SqlSyntaxException Error(string message, SqlToken t) => new(message, Sql, t.Start);
+}
+
+/// <summary>
+/// A possibly schema-qualified name; <see cref="NameStart"/> is where the unqualified name's token starts, which is
+/// where the text SQLite stores for a CREATE statement begins.
+/// </summary>
+internal readonly record struct QualifiedName(string? Schema, string Name, int NameStart)
+{
+    public bool Qualified => Schema is not null;
 }

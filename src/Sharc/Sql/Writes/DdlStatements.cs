@@ -16,13 +16,16 @@ internal static class DdlStatements
 {
     public static StatementOutcome Run(SharcDatabase db, string sql, SqlStatement statement, SqlValue[] parameters)
     {
-        string text = sql[statement.Start..statement.End];
+        // SQLite's stored text can reach past the last token, up to the ';' or the end of the script.
+        string text = sql[statement.Start..new SqlLexer(sql, statement.End).Next().Start];
         try
         {
             switch (statement)
             {
-                case SqlCreateTableStatement { Temporary: true } t:
+                case SqlCreateTableStatement t when t.Temporary || IsTemp(t.Schema):
                     return Unsupported.Throw<StatementOutcome>("CREATE TEMP TABLE", sql, t.Start);
+                case SqlCreateTableStatement { Schema: { } s } when !IsMain(s):
+                    throw new SharcException($"unknown database {s}");
                 case SqlCreateTableStatement { AsSelect: not null } t:
                     return CreateTableAs.Run(db, sql, t, parameters);
                 case SqlCreateTableStatement t:
@@ -30,16 +33,24 @@ internal static class DdlStatements
                         return t.IfNotExists ? StatementOutcome.None : throw new SharcException($"view {existing.Name} already exists");
                     return Write(db, () => new SchemaWriter(db).CreateTable(text));
                 case SqlCreateIndexStatement index:
+                    if (index.Schema is { } ixSchema && !IsMain(ixSchema))
+                    {
+                        if (!IsTemp(ixSchema)) throw new SharcException($"unknown database {ixSchema}");
+                        if (db.Schema.FindTable(index.Table) is { } mainTable)
+                            throw new SharcException($"cannot create a TEMP index on non-TEMP table \"{mainTable.Name}\"");
+                    }
                     if (db.Schema.FindView(index.Table) is not null) throw new SharcException("views may not be indexed");
                     return Write(db, () => new SchemaWriter(db).CreateIndex(text));
                 case SqlCreateViewStatement view:
-                    return CreateView(db, sql, view);
+                    return CreateView(db, sql, text, view);
                 case SqlCreateTriggerStatement trigger:
-                    return CreateTrigger(db, sql, trigger);
+                    return CreateTrigger(db, sql, text, trigger);
                 case SqlCreateVirtualTableStatement v:
                     return Unsupported.Throw<StatementOutcome>("CREATE VIRTUAL TABLE", sql, v.Start);
                 case SqlDropStatement drop:
                     return Drop(db, drop);
+                case SqlAlterTableStatement { Schema: { } s } alter when !IsMain(s):
+                    throw new SharcException($"no such table: {s}.{alter.Table}");
                 case SqlAddColumnStatement add:
                     return Write(db, () => new SchemaWriter(db).AddColumn(add.Table, sql[add.Column.Start..add.Column.End]));
                 case SqlRenameTableStatement rename:
@@ -73,22 +84,23 @@ internal static class DdlStatements
             return StatementOutcome.None;
         });
 
-    private static StatementOutcome CreateView(SharcDatabase db, string sql, SqlCreateViewStatement view)
+    private static StatementOutcome CreateView(SharcDatabase db, string sql, string text, SqlCreateViewStatement view)
     {
         CheckSchemaName(sql, view.Schema, view.Start);
-        if (view.Temporary)
+        if (view.Temporary || IsTemp(view.Schema))
         {
             db.RegisterTempView(view.Name, view.Columns, sql[view.Query.Start..view.Query.End], view.IfNotExists);
             return StatementOutcome.None;
         }
-        string stored = "CREATE VIEW " + sql[view.NameOffset..view.End];
-        return Write(db, () => new SchemaWriter(db).CreateView(view.Name, stored, view.IfNotExists));
+        return Write(db, () => new SchemaWriter(db).CreateView(text, view.IfNotExists));
     }
 
-    private static StatementOutcome CreateTrigger(SharcDatabase db, string sql, SqlCreateTriggerStatement trigger)
+    private static StatementOutcome CreateTrigger(SharcDatabase db, string sql, string text, SqlCreateTriggerStatement trigger)
     {
         CheckSchemaName(sql, trigger.Schema, trigger.Start);
-        if (trigger.Temporary) Unsupported.Throw("CREATE TEMP TRIGGER", sql, trigger.Start);
+        if (trigger.Temporary || IsTemp(trigger.Schema)) Unsupported.Throw("CREATE TEMP TRIGGER", sql, trigger.Start);
+        if (trigger.TableSchema is { } tableSchema && !IsMain(tableSchema))
+            throw new SharcException($"trigger {trigger.Name} cannot reference objects in database {tableSchema}");
         var table = db.Schema.FindTable(trigger.Table);
         bool isView = table is null && db.Schema.FindView(trigger.Table) is not null;
         if (table is null && !isView) throw new SharcException($"no such table: main.{trigger.Table}");
@@ -98,8 +110,7 @@ internal static class DdlStatements
             throw new SharcException($"cannot create {(trigger.Timing == SqlTriggerTiming.After ? "AFTER" : "BEFORE")} trigger on view: {name}");
         if (!isView && trigger.Timing == SqlTriggerTiming.InsteadOf)
             throw new SharcException($"cannot create INSTEAD OF trigger on table: {name}");
-        string stored = "CREATE TRIGGER " + sql[trigger.NameOffset..trigger.End];
-        return Write(db, () => new SchemaWriter(db).CreateTrigger(trigger.Name, name, stored, trigger.IfNotExists));
+        return Write(db, () => new SchemaWriter(db).CreateTrigger(text, name, trigger.IfNotExists));
     }
 
     private static StatementOutcome Drop(SharcDatabase db, SqlDropStatement drop)
@@ -110,8 +121,12 @@ internal static class DdlStatements
             db.DropTempView(drop.Name, drop.IfExists);
             return StatementOutcome.None;
         }
-        if (drop.Schema is { } s && !SqlNameComparer.Instance.Equals(s, "main"))
-            throw new SharcException($"unknown database {s}");
+        if (drop.Schema is { } s && !IsMain(s))
+        {
+            // Sharc has no other schema, so nothing there exists.
+            if (drop.IfExists) return StatementOutcome.None;
+            throw new SharcException($"no such {drop.Kind.ToString().ToLowerInvariant()}: {s}.{drop.Name}");
+        }
         switch (drop.Kind)
         {
             case SqlObjectKind.Table:
@@ -178,7 +193,11 @@ internal static class DdlStatements
 
     private static void CheckSchemaName(string sql, string? schema, int at)
     {
-        if (schema is not null && !SqlNameComparer.Instance.Equals(schema, "main") && !SqlNameComparer.Instance.Equals(schema, "temp"))
+        if (schema is not null && !IsMain(schema) && !IsTemp(schema))
             throw new SharcSqlException($"unknown database {schema}", sql, at);
     }
+
+    private static bool IsMain(string schema) => SqlNameComparer.Instance.Equals(schema, "main");
+
+    private static bool IsTemp(string? schema) => schema is not null && SqlNameComparer.Instance.Equals(schema, "temp");
 }
