@@ -68,6 +68,9 @@ public sealed class SharcReaderInvalidatedException : SharcException
 {
     /// <summary>Creates the error.</summary>
     public SharcReaderInvalidatedException(string message) : base(message) { }
+}
+
+/// <summary>
 /// A schema change would store text in sqlite_schema that does not read back as the object it defines (the database
 /// could not be opened again); the statement was refused and nothing was changed.
 /// </summary>
