@@ -149,7 +149,11 @@ internal sealed partial class TableWriter
     public long Insert(ReadOnlySpan<StoredValue> row, bool replace, StoredValue explicitRowId)
     {
         row.CopyTo(_record);
-        if (!HasComputed) CheckNotNull();
+        if (!HasComputed)
+        {
+            CheckNotNull();
+            CheckStrictTypes();
+        }
         if (_table.IsWithoutRowId)
         {
             if (HasComputed) PrepareComputedRow(0);
@@ -223,6 +227,64 @@ internal sealed partial class TableWriter
                 throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
         }
     }
+
+    /// <summary>
+    /// STRICT column types, judged on the values as affinity left them (so '1.5' in a REAL column and 2.0 in an
+    /// INTEGER one pass), as SQLite's OP_TypeCheck judges them; generated columns, VIRTUAL ones too, as computed.
+    /// NULL passes (NOT NULL is its own constraint); a REAL column takes integers, which it stores as integers and
+    /// reads as reals. The rowid alias is the rowid, whose own check is "datatype mismatch".
+    /// </summary>
+    private void CheckStrictTypes()
+    {
+        if (!_table.IsStrict) return;
+        CheckStrictTypes(SharcGeneratedKind.None);
+        if (_generatedCount == 0) return;
+        // SQLite judges the generated columns after the others, the VIRTUAL ones first.
+        CheckStrictTypes(SharcGeneratedKind.Virtual);
+        CheckStrictTypes(SharcGeneratedKind.Stored);
+    }
+
+    private void CheckStrictTypes(SharcGeneratedKind kind)
+    {
+        var columns = _table.Columns;
+        for (int i = 0; i < columns.Count; i++)
+        {
+            var c = columns[i];
+            var type = _record[i].Type;
+            if (c.Generated != kind || type == SharcColumnType.Null || (c.IsRowIdAlias && !_table.IsWithoutRowId)) continue;
+            if (StrictTypeAdmits(c.StrictType, type)) continue;
+            var e = new SharcConstraintException($"cannot store {StrictTypeName(type)} value in {c.StrictType} column {_table.Name}.{c.Name}");
+            e.Data[DatatypeErrorKey] = true;
+            throw Carrying(e, Sql.Ast.SqlConflictAction.Abort);
+        }
+    }
+
+    private const string DatatypeErrorKey = "Sharc.DatatypeError";
+
+    /// <summary>
+    /// A value of the wrong type (a STRICT column's, the rowid's) is an error of the statement in SQLite, not a
+    /// constraint conflict: OR IGNORE does not skip the row, and the statement aborts whatever its OR clause says.
+    /// </summary>
+    internal static bool IsDatatypeError(SharcConstraintException e)
+        => e.Data.Contains(DatatypeErrorKey) || e.Message.StartsWith("datatype mismatch", StringComparison.Ordinal);
+
+    internal static bool StrictTypeAdmits(string? strictType, SharcColumnType type) => strictType switch
+    {
+        "INT" or "INTEGER" => type == SharcColumnType.Integer,
+        "REAL" => type is SharcColumnType.Real or SharcColumnType.Integer,
+        "TEXT" => type == SharcColumnType.Text,
+        "BLOB" => type == SharcColumnType.Blob,
+        _ => true,
+    };
+
+    internal static string StrictTypeName(SharcColumnType type) => type switch
+    {
+        SharcColumnType.Integer => "INT",
+        SharcColumnType.Real => "REAL",
+        SharcColumnType.Text => "TEXT",
+        SharcColumnType.Blob => "BLOB",
+        _ => "NULL",
+    };
 
     private static long RowIdFromValue(in StoredValue v)
     {
@@ -515,7 +577,11 @@ internal sealed partial class TableWriter
     {
         row.CopyTo(_record, 0);
         if (HasComputed) PrepareComputedRow(rowId);
-        else CheckNotNull();
+        else
+        {
+            CheckNotNull();
+            CheckStrictTypes();
+        }
         for (int i = _indexes.Count - 1; i >= 0; i--)
         {
             var ix = _indexes[i];
