@@ -56,7 +56,7 @@ internal sealed partial class TableWriter
         _fieldOf = ReaderPlan.TableFieldMap(table);
         _fieldCount = table.Columns.Count;
         _record = new StoredValue[_fieldCount];
-        _fields = new StoredValue[_fieldCount];
+        _fields = new StoredValue[_fieldCount + table.PrimaryKey.Count];
         _saved = new StoredValue[_fieldCount];
         _pkCollations = new Collation[table.PrimaryKey.Count];
         _pkDescending = new bool[table.PrimaryKey.Count];
@@ -112,10 +112,9 @@ internal sealed partial class TableWriter
             desc.Add(k.IsDescending);
         }
         int keyCount = fields.Count;
-        foreach (int s in ReaderPlan.IndexSuffix(table, index))
+        foreach (int pkPos in ReaderPlan.IndexSuffixKeyPositions(table, index))
         {
-            fields.Add(s);
-            int pkPos = s >= 0 ? IndexOf(table.PrimaryKey, s) : -1;
+            fields.Add(pkPos >= 0 ? table.PrimaryKey[pkPos] : -1);
             CollationCompare.TryParse(pkPos >= 0 && pkPos < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[pkPos] : null, out var c);
             colls.Add(c);
             desc.Add(pkPos >= 0 && pkPos < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[pkPos]);
@@ -131,11 +130,6 @@ internal sealed partial class TableWriter
         };
     }
 
-    private static int IndexOf(IReadOnlyList<int> list, int v)
-    {
-        for (int i = 0; i < list.Count; i++) if (list[i] == v) return i;
-        return -1;
-    }
 
     /// <summary>
     /// Inserts a row given as one stored value per table column (already affinity-converted). A NULL in the
@@ -420,6 +414,13 @@ internal sealed partial class TableWriter
             if (f < 0) continue;
             _fields[f] = _record[c];
             count = Math.Max(count, f + 1);
+        }
+        if (_table.IsWithoutRowId)
+        {
+            // A column the key names twice with two collations fills a field for each.
+            var key = _table.PrimaryKey;
+            for (int i = 0; i < key.Count; i++) _fields[i] = _record[key[i]];
+            count = Math.Max(count, key.Count);
         }
         int n = RecordWriter.Encode(ref _recordBytes, _fields.AsSpan(0, count));
         return _recordBytes.AsSpan(0, n);
