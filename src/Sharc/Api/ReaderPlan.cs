@@ -141,8 +141,9 @@ internal sealed record ReaderPlan
             colls.Add(c);
             desc.Add(k.IsDescending);
         }
-        foreach (int ordinal in IndexSuffix(table, index))
+        foreach (int pkPos in IndexSuffixKeyPositions(table, index))
         {
+            int ordinal = pkPos < 0 ? -1 : table.PrimaryKey[pkPos];
             string colName = ordinal < 0 ? "rowid" : table.Columns[ordinal].Name;
             all.Add(new ColumnSource { Name = colName, Kind = ColumnKind.Field, Field = all.Count, Column = ordinal >= 0 ? table.Columns[ordinal] : null });
             if (ordinal < 0)
@@ -152,7 +153,6 @@ internal sealed record ReaderPlan
             }
             else
             {
-                int pkPos = IndexOf(table.PrimaryKey, ordinal);
                 string coll = pkPos >= 0 && pkPos < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[pkPos] : "BINARY";
                 if (!CollationCompare.TryParse(coll, out var c)) unsupported ??= coll;
                 colls.Add(c);
@@ -181,17 +181,32 @@ internal sealed record ReaderPlan
     public static List<int> IndexSuffix(SharcTable table, SharcIndex index)
     {
         var suffix = new List<int>();
+        foreach (int position in IndexSuffixKeyPositions(table, index))
+            suffix.Add(position < 0 ? -1 : table.PrimaryKey[position]);
+        return suffix;
+    }
+
+    /// <summary>
+    /// As <see cref="IndexSuffix"/>, as positions in the primary key (-1: the rowid). A key column the index already
+    /// holds is left out only when it has the same collation there (SQLite's isDupColumn), so a primary key naming a
+    /// column twice with two collations may leave one copy in the suffix.
+    /// </summary>
+    public static List<int> IndexSuffixKeyPositions(SharcTable table, SharcIndex index)
+    {
+        var suffix = new List<int>();
         if (!table.IsWithoutRowId)
         {
             suffix.Add(-1);
             return suffix;
         }
-        foreach (int pk in table.PrimaryKey)
+        for (int i = 0; i < table.PrimaryKey.Count; i++)
         {
+            int pk = table.PrimaryKey[i];
+            string coll = i < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[i] : "BINARY";
             bool present = false;
             foreach (var k in index.Columns)
-                if (k.TableOrdinal == pk) { present = true; break; }
-            if (!present) suffix.Add(pk);
+                if (k.TableOrdinal == pk && SqlText.EqualsIgnoreCase(k.Collation, coll)) { present = true; break; }
+            if (!present) suffix.Add(i);
         }
         return suffix;
     }
@@ -207,7 +222,12 @@ internal sealed record ReaderPlan
         if (table.IsWithoutRowId)
         {
             Array.Fill(map, -1);
-            foreach (int pk in table.PrimaryKey) map[pk] = next++;
+            // A column the key names twice (with two collations) is stored twice; it reads from its first field.
+            foreach (int pk in table.PrimaryKey)
+            {
+                if (map[pk] < 0) map[pk] = next;
+                next++;
+            }
             foreach (var c in table.Columns)
                 if (map[c.Ordinal] < 0 && c.Generated != SharcGeneratedKind.Virtual) map[c.Ordinal] = next++;
             return map;
@@ -235,9 +255,4 @@ internal sealed record ReaderPlan
         return result;
     }
 
-    private static int IndexOf(IReadOnlyList<int> list, int value)
-    {
-        for (int i = 0; i < list.Count; i++) if (list[i] == value) return i;
-        return -1;
-    }
 }

@@ -9,9 +9,9 @@ internal sealed class CheckContext
     {
         Database = db;
         Source = db.Source;
-        Header = db.Header;
+        Header = CurrentHeader(db);
         Log = log;
-        UsableSize = db.Header.UsableSize;
+        UsableSize = Header.UsableSize;
         PageSize = db.PageSize;
         Pages = new PageAccounting(db.PageCount, db.PageSize, log);
     }
@@ -25,6 +25,32 @@ internal sealed class CheckContext
     public int PageSize { get; }
     /// <summary>Null unless the database has pointer-map pages.</summary>
     public PointerMapCheck? PointerMap { get; set; }
+
+    /// <summary>
+    /// The header as page 1 holds it now. Inside a transaction the freelist fields have moved on from the header
+    /// read at open or at the last commit, while every page is read with the transaction's changes; checking
+    /// against the old fields reports pages the transaction freed as "never used".
+    /// </summary>
+    private static DatabaseHeader CurrentHeader(SharcDatabase db)
+    {
+        // What is wrong with an unreadable page 1 is reported by the walk of sqlite_schema.
+        try
+        {
+            var page = db.Source.Acquire(1);
+            try
+            {
+                return DatabaseHeader.Parse(page.Span);
+            }
+            finally
+            {
+                db.Source.Release(page);
+            }
+        }
+        catch (SharcException)
+        {
+            return db.Header;
+        }
+    }
 
     /// <summary>Copies the whole page into <paramref name="dest"/> (at least a page long); reports a page that cannot be read.</summary>
     public bool TryCopyPage(uint page, byte[] dest, in Where from)

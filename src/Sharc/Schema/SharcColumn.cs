@@ -57,6 +57,11 @@ public sealed class SharcColumn
     public SharcGeneratedKind Generated { get; init; }
     /// <summary>The generating expression's SQL for generated columns.</summary>
     public string? GeneratedSql { get; init; }
+    /// <summary>
+    /// In a STRICT table, the column's type as SQLite names it in messages (ANY, BLOB, INT, INTEGER, REAL or TEXT);
+    /// null in other tables.
+    /// </summary>
+    internal string? StrictType { get; init; }
     /// <summary>True for a hidden column (virtual table columns); never true for ordinary tables.</summary>
     public bool IsHidden { get; init; }
 

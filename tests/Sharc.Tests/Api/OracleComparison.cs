@@ -6,8 +6,8 @@ namespace Sharc.Tests.Api;
 public static class OracleComparison
 {
     /// <summary>
-    /// For every readable table: all declared columns in storage order. For every index: key columns then the rowid
-    /// (or primary-key suffix), in index order. Returns how many objects were compared.
+    /// For every readable table: all declared columns in storage order. For every index: the fields SQLite's
+    /// index_xinfo lists (key columns, then the rowid or primary-key suffix), in index order. Returns how many objects were compared.
     /// </summary>
     public static int CompareAll(string path, SharcDatabase db)
     {
@@ -28,17 +28,20 @@ public static class OracleComparison
 
             foreach (var index in table.Indexes)
             {
-                var keys = index.Columns.Select(k => k.ExpressionSql ?? Quote(k.Name!)).ToList();
-                var suffix = table.IsWithoutRowId
-                    ? table.PrimaryKey.Where(p => index.Columns.All(k => k.TableOrdinal != p)).Select(p => Quote(table.Columns[p].Name)).ToList()
-                    : ["rowid"];
-                var orderTerms = index.Columns.Select((k, i) => $"{keys[i]} COLLATE {k.Collation} {(k.IsDescending ? "DESC" : "ASC")}").ToList();
-                if (table.IsWithoutRowId)
-                    orderTerms.AddRange(table.PrimaryKey.Select((p, i) => (p, i)).Where(x => index.Columns.All(k => k.TableOrdinal != x.p))
-                        .Select(x => $"{Quote(table.Columns[x.p].Name)} COLLATE {table.PrimaryKeyCollations[x.i]} {(table.PrimaryKeyDescending[x.i] ? "DESC" : "ASC")}"));
-                else orderTerms.Add("rowid");
+                // SQLite's own description of the index record: key columns, then the rowid or the primary-key
+                // columns the key does not already hold with the same collation.
+                var fields = Oracle.Rows(c, $"PRAGMA index_xinfo({Quote(index.Name)})");
+                // Sharc reads a WITHOUT ROWID table's primary-key index as its key alone (the table is the rest).
+                if (index.IsPrimaryKey && table.IsWithoutRowId) fields = fields.Where(f => (long)f[5]! != 0).ToList();
+                var terms = fields.Select(f => (long)f[1]! switch
+                {
+                    -1 => "rowid",
+                    -2 => index.Columns[(int)(long)f[0]!].ExpressionSql!,
+                    _ => Quote((string)f[2]!),
+                }).ToList();
+                var orderTerms = fields.Select((f, i) => $"{terms[i]} COLLATE {f[4]} {((long)f[3]! != 0 ? "DESC" : "ASC")}");
                 string where = index.WhereSql is null ? "" : $" WHERE {index.WhereSql}";
-                var expectedIdx = Oracle.Rows(c, $"SELECT {string.Join(", ", keys.Concat(suffix))} FROM {Quote(table.Name)}{where} ORDER BY {string.Join(", ", orderTerms)}");
+                var expectedIdx = Oracle.Rows(c, $"SELECT {string.Join(", ", terms)} FROM {Quote(table.Name)}{where} ORDER BY {string.Join(", ", orderTerms)}");
                 var actualIdx = SharcRows.All(db, index.Name);
                 actualIdx.ShouldEqual(expectedIdx, $"index {index.Name}");
                 compared++;

@@ -117,6 +117,11 @@ internal sealed partial class SchemaWriter
         if (col.HasDefault && !probe.HasConstantDefault) throw new SharcException("Cannot add a column with non-constant default");
         if (col.NotNull && probe.DefaultValue is null && col.Generated == SharcGeneratedKind.None)
             throw new SharcException("Cannot add a NOT NULL column with default value NULL");
+        // SQLite runs quick_check over the altered table: every existing row would read the default.
+        if (probe.DefaultValue is not null && probe.StrictType is not null
+            && !TableWriter.StrictTypeAdmits(probe.StrictType, StorageAffinity.FromObject(probe.DefaultValue, probe.Affinity, _db.TextEncoding).Type)
+            && HasRows(table))
+            throw new SharcConstraintException("type mismatch on DEFAULT");
         UpdateSchemaRows(r => r.Type == "table" && SqlNameComparer.Instance.Equals(r.Name, table.Name), r => r with { Sql = newSql },
             _ => [.. table.Columns.Select(c => c.Name), col.Name]);
         // Rows written before the change lack the field; old readers must know the format that allows it.
@@ -125,6 +130,12 @@ internal sealed partial class SchemaWriter
         uint needed = col.HasDefault ? 3u : 2u;
         if (format < needed) BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(44), needed);
         BumpCookie();
+    }
+
+    private bool HasRows(SharcTable table)
+    {
+        using var cursor = new BTreeCursor(_db.Source, table.RootPage, _db.Header.UsableSize, isIndex: table.IsWithoutRowId);
+        return cursor.MoveFirst();
     }
 
     /// <summary>

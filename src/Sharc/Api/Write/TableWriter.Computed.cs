@@ -104,11 +104,12 @@ internal sealed partial class TableWriter
         }
     }
 
-    /// <summary>Generated columns, NOT NULL and CHECK for the row about to be written, in SQLite's order.</summary>
+    /// <summary>Generated columns, NOT NULL, STRICT types and CHECK for the row about to be written, in SQLite's order.</summary>
     private void PrepareComputedRow(long rowId)
     {
         ComputeGenerated(rowId);
         CheckNotNull();
+        CheckStrictTypes();
         if (_checkCount == 0) return;
         BindRow(rowId);
         for (int i = 0; i < _checkCount; i++)

@@ -46,6 +46,8 @@ internal sealed partial class TableWriter
         }
 
         row.CopyTo(_record, 0);
+        if (HasComputed) ComputeGenerated(target);
+        CheckStrictTypes();
         bool rowIdTaken = target != rowId && _mutator.TableContains(_table.RootPage, target);
         var rowIdAction = For(action, _table.RowIdConflict);
         // SQLite judges a rowid whose own algorithm is REPLACE after the UNIQUE constraints.
@@ -216,9 +218,10 @@ internal sealed partial class TableWriter
         {
             // Generated columns and CHECK: OR IGNORE skips a row that fails a CHECK; OR REPLACE cannot repair one.
             try { PrepareComputedRow(0); }
-            catch (SharcConstraintException) when (action == SqlConflictAction.Ignore) { return false; }
+            catch (SharcConstraintException e) when (action == SqlConflictAction.Ignore && !IsDatatypeError(e)) { return false; }
             _record.CopyTo(row, 0);
         }
+        else CheckStrictTypes();
 
         var atKey = _mutator.IndexFindPrefix(_table.RootPage, KeyRecord(_table.PrimaryKey), _table.PrimaryKey.Count, _pkCollations, _pkDescending, Encoding);
         bool keyTaken = atKey is not null && !atKey.AsSpan().SequenceEqual(existing);

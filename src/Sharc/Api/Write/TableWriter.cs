@@ -56,7 +56,7 @@ internal sealed partial class TableWriter
         _fieldOf = ReaderPlan.TableFieldMap(table);
         _fieldCount = table.Columns.Count;
         _record = new StoredValue[_fieldCount];
-        _fields = new StoredValue[_fieldCount];
+        _fields = new StoredValue[_fieldCount + table.PrimaryKey.Count];
         _saved = new StoredValue[_fieldCount];
         _pkCollations = new Collation[table.PrimaryKey.Count];
         _pkDescending = new bool[table.PrimaryKey.Count];
@@ -112,10 +112,9 @@ internal sealed partial class TableWriter
             desc.Add(k.IsDescending);
         }
         int keyCount = fields.Count;
-        foreach (int s in ReaderPlan.IndexSuffix(table, index))
+        foreach (int pkPos in ReaderPlan.IndexSuffixKeyPositions(table, index))
         {
-            fields.Add(s);
-            int pkPos = s >= 0 ? IndexOf(table.PrimaryKey, s) : -1;
+            fields.Add(pkPos >= 0 ? table.PrimaryKey[pkPos] : -1);
             CollationCompare.TryParse(pkPos >= 0 && pkPos < table.PrimaryKeyCollations.Count ? table.PrimaryKeyCollations[pkPos] : null, out var c);
             colls.Add(c);
             desc.Add(pkPos >= 0 && pkPos < table.PrimaryKeyDescending.Count && table.PrimaryKeyDescending[pkPos]);
@@ -131,11 +130,6 @@ internal sealed partial class TableWriter
         };
     }
 
-    private static int IndexOf(IReadOnlyList<int> list, int v)
-    {
-        for (int i = 0; i < list.Count; i++) if (list[i] == v) return i;
-        return -1;
-    }
 
     /// <summary>
     /// Inserts a row given as one stored value per table column (already affinity-converted). A NULL in the
@@ -149,7 +143,11 @@ internal sealed partial class TableWriter
     public long Insert(ReadOnlySpan<StoredValue> row, bool replace, StoredValue explicitRowId)
     {
         row.CopyTo(_record);
-        if (!HasComputed) CheckNotNull();
+        if (!HasComputed)
+        {
+            CheckNotNull();
+            CheckStrictTypes();
+        }
         if (_table.IsWithoutRowId)
         {
             if (HasComputed) PrepareComputedRow(0);
@@ -223,6 +221,64 @@ internal sealed partial class TableWriter
                 throw new SharcConstraintException($"NOT NULL constraint failed: {_table.Name}.{c.Name}");
         }
     }
+
+    /// <summary>
+    /// STRICT column types, judged on the values as affinity left them (so '1.5' in a REAL column and 2.0 in an
+    /// INTEGER one pass), as SQLite's OP_TypeCheck judges them; generated columns, VIRTUAL ones too, as computed.
+    /// NULL passes (NOT NULL is its own constraint); a REAL column takes integers, which it stores as integers and
+    /// reads as reals. The rowid alias is the rowid, whose own check is "datatype mismatch".
+    /// </summary>
+    private void CheckStrictTypes()
+    {
+        if (!_table.IsStrict) return;
+        CheckStrictTypes(SharcGeneratedKind.None);
+        if (_generatedCount == 0) return;
+        // SQLite judges the generated columns after the others, the VIRTUAL ones first.
+        CheckStrictTypes(SharcGeneratedKind.Virtual);
+        CheckStrictTypes(SharcGeneratedKind.Stored);
+    }
+
+    private void CheckStrictTypes(SharcGeneratedKind kind)
+    {
+        var columns = _table.Columns;
+        for (int i = 0; i < columns.Count; i++)
+        {
+            var c = columns[i];
+            var type = _record[i].Type;
+            if (c.Generated != kind || type == SharcColumnType.Null || (c.IsRowIdAlias && !_table.IsWithoutRowId)) continue;
+            if (StrictTypeAdmits(c.StrictType, type)) continue;
+            var e = new SharcConstraintException($"cannot store {StrictTypeName(type)} value in {c.StrictType} column {_table.Name}.{c.Name}");
+            e.Data[DatatypeErrorKey] = true;
+            throw Carrying(e, Sql.Ast.SqlConflictAction.Abort);
+        }
+    }
+
+    private const string DatatypeErrorKey = "Sharc.DatatypeError";
+
+    /// <summary>
+    /// A value of the wrong type (a STRICT column's, the rowid's) is an error of the statement in SQLite, not a
+    /// constraint conflict: OR IGNORE does not skip the row, and the statement aborts whatever its OR clause says.
+    /// </summary>
+    internal static bool IsDatatypeError(SharcConstraintException e)
+        => e.Data.Contains(DatatypeErrorKey) || e.Message.StartsWith("datatype mismatch", StringComparison.Ordinal);
+
+    internal static bool StrictTypeAdmits(string? strictType, SharcColumnType type) => strictType switch
+    {
+        "INT" or "INTEGER" => type == SharcColumnType.Integer,
+        "REAL" => type is SharcColumnType.Real or SharcColumnType.Integer,
+        "TEXT" => type == SharcColumnType.Text,
+        "BLOB" => type == SharcColumnType.Blob,
+        _ => true,
+    };
+
+    internal static string StrictTypeName(SharcColumnType type) => type switch
+    {
+        SharcColumnType.Integer => "INT",
+        SharcColumnType.Real => "REAL",
+        SharcColumnType.Text => "TEXT",
+        SharcColumnType.Blob => "BLOB",
+        _ => "NULL",
+    };
 
     private static long RowIdFromValue(in StoredValue v)
     {
@@ -358,6 +414,13 @@ internal sealed partial class TableWriter
             if (f < 0) continue;
             _fields[f] = _record[c];
             count = Math.Max(count, f + 1);
+        }
+        if (_table.IsWithoutRowId)
+        {
+            // A column the key names twice with two collations fills a field for each.
+            var key = _table.PrimaryKey;
+            for (int i = 0; i < key.Count; i++) _fields[i] = _record[key[i]];
+            count = Math.Max(count, key.Count);
         }
         int n = RecordWriter.Encode(ref _recordBytes, _fields.AsSpan(0, count));
         return _recordBytes.AsSpan(0, n);
@@ -515,7 +578,11 @@ internal sealed partial class TableWriter
     {
         row.CopyTo(_record, 0);
         if (HasComputed) PrepareComputedRow(rowId);
-        else CheckNotNull();
+        else
+        {
+            CheckNotNull();
+            CheckStrictTypes();
+        }
         for (int i = _indexes.Count - 1; i >= 0; i--)
         {
             var ix = _indexes[i];

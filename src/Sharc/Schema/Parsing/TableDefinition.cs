@@ -412,6 +412,7 @@ internal sealed class TableDefinition
             IsUnique = c.IsUnique,
             Generated = c.Generated,
             GeneratedSql = c.GeneratedSql,
+            StrictType = Strict ? c.StandardType : null,
         };
     }
 }

@@ -161,7 +161,7 @@ internal sealed class DmlInsert : IDisposable
         {
             rowId = writer.Insert(stored, replace, explicitRowId);
         }
-        catch (SharcConstraintException e) when (_action == SqlConflictAction.Ignore && !e.Message.StartsWith("datatype mismatch", StringComparison.Ordinal))
+        catch (SharcConstraintException e) when (_action == SqlConflictAction.Ignore && !TableWriter.IsDatatypeError(e))
         {
             return; // OR IGNORE: nothing of the row was written
         }
