@@ -264,6 +264,8 @@ internal sealed partial class IntentCompiler
                 def.Recursion = null;
             }
             if (arm.Aggregation is not null) throw Error("recursive aggregate queries not supported", bodies[a].Start);
+            // A window over the rows of one step would restart at every step, so SQLite refuses it (else it can recurse forever).
+            if (arm.Windows is not null) throw Error("cannot use window functions in recursive queries", bodies[a].Start);
             CheckWidth(arm, setup[0], compound.Terms[a - 1]);
             recursive.Add(arm);
         }
