@@ -97,8 +97,7 @@ internal sealed class QueryExecution
     public void BindAll(object?[] values)
     {
         var p = Context.Parameters;
-        if (values.Length > p.Length)
-            throw new ArgumentException($"the statement has {p.Length} parameter{(p.Length == 1 ? "" : "s")}, but {values.Length} values were given", nameof(values));
+        if (values.Length > p.Length) ThrowHelper.TooManyParameters(p.Length, values.Length, nameof(values));
         for (int i = 0; i < p.Length; i++) p[i] = i < values.Length ? SqlValue.FromObject(values[i]) : SqlValue.Null;
     }
 }

@@ -47,6 +47,10 @@ internal static class SqlScript
     public static int Run(SharcDatabase db, string sql, ScriptParameters parameters, Action<SharcDataReader>? rows)
     {
         var statements = SqlParser.ParseScript(sql, out var error);
+        // Each statement numbers its own slots from the one list: a value no statement has a slot for is an error.
+        int slots = statements.Count == 0 ? 0 : statements.Max(s => s.ParameterCount);
+        if (parameters.Named is null && parameters.Positional.Length > slots)
+            ThrowHelper.TooManyParameters(slots, parameters.Positional.Length, "parameters");
         int changes = 0;
         foreach (var statement in statements)
         {
