@@ -59,3 +59,13 @@ public sealed class SharcConstraintException : SharcException
     /// <summary>Creates a constraint error.</summary>
     public SharcConstraintException(string message) : base(message) { }
 }
+
+/// <summary>
+/// The statement was stopped by <see cref="SharcDatabase.Interrupt"/> (SQLite's SQLITE_INTERRUPT, message
+/// "interrupted"). A write stopped this way is undone as on any other error.
+/// </summary>
+public sealed class SharcInterruptedException : SharcException
+{
+    /// <summary>Creates an interruption error with SQLite's message.</summary>
+    public SharcInterruptedException() : base("interrupted") { }
+}

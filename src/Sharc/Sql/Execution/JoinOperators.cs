@@ -78,6 +78,8 @@ internal sealed class JoinStepOperator(RowOperator outer, JoinInner inner, JoinK
                 case State.Inner:
                     while (inner.Next(ctx))
                     {
+                        // Kept rows (hash, materialized) are walked without a scan: check here too.
+                        ctx.Interruption.Check();
                         if (match is not null && !match.IsTrue(ctx)) continue;
                         _matched = true;
                         inner.MarkMatched();

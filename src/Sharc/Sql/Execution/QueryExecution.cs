@@ -13,6 +13,7 @@ internal sealed class QueryExecution
     private readonly QueryPipeline _pipeline;
     private readonly List<SharcDataReader> _readers;
     private bool _open;
+    private bool _active;
     private bool _disposed;
 
     /// <param name="db">The database.</param>
@@ -25,7 +26,7 @@ internal sealed class QueryExecution
     {
         Plan = plan;
         OwnedByReader = ownedByReader;
-        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount);
+        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount) { Interruption = db.Interruption };
         var builder = new PipelineBuilder(db, plan.Levels);
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
@@ -68,12 +69,23 @@ internal sealed class QueryExecution
     public bool MoveNext()
     {
         if (_disposed) return false;
-        if (!_open)
+        try
         {
-            _open = true;
-            _pipeline.Open(Context);
+            if (!_open)
+            {
+                _open = true;
+                // A statement counts as running from its first row until it ends, fails, is reset or disposed.
+                _active = true;
+                Context.Interruption.Enter();
+                _pipeline.Open(Context);
+            }
+            return _pipeline.MoveNext(Context);
         }
-        return _pipeline.MoveNext(Context);
+        catch
+        {
+            EndStatement();
+            throw;
+        }
     }
 
     /// <summary>Ends the run, releasing read sessions.</summary>
@@ -81,7 +93,15 @@ internal sealed class QueryExecution
     {
         if (!_open) return;
         _open = false;
+        EndStatement();
         _pipeline.Close();
+    }
+
+    private void EndStatement()
+    {
+        if (!_active) return;
+        _active = false;
+        Context.Interruption.Exit();
     }
 
     /// <summary>Ends the run and releases the b-tree readers and the pages they pin.</summary>

@@ -80,6 +80,7 @@ internal sealed class RecursiveCteOperator : RowOperator
         }
         while (true)
         {
+            ctx.Interruption.Check();
             if (_limitValue >= 0 && _returned >= _limitValue) return false;
             if (QueueCount == 0) return false;
             var row = _ordered is not null ? _ordered.Dequeue() : _fifo.Dequeue();
@@ -117,7 +118,11 @@ internal sealed class RecursiveCteOperator : RowOperator
             arm.Open(ctx);
             try
             {
-                while (arm.MoveNext(ctx)) Push(arm.Current);
+                while (arm.MoveNext(ctx))
+                {
+                    ctx.Interruption.Check();
+                    Push(arm.Current);
+                }
             }
             finally
             {

@@ -221,6 +221,7 @@ internal sealed class TableScanOperator : RowOperator
 
     public override bool Next(ExecContext ctx)
     {
+        ctx.Interruption.Check();
         while (true)
         {
             switch (_phase)

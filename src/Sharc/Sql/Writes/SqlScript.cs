@@ -70,6 +70,9 @@ internal static class SqlScript
     {
         if (statement.Explain != SqlExplainMode.None)
             Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
+        // A write runs as one statement for Interrupt; a SELECT's execution counts itself while its rows are read.
+        bool counted = statement is not SqlSelectStatement;
+        if (counted) db.Interruption.Enter();
         try
         {
             var outcome = ViewTriggers.TryRun(db, sql, statement, parameters, out var onView) ? onView : statement switch
@@ -89,6 +92,10 @@ internal static class SqlScript
         catch (SharcSqlException e) when (IsPositionless(e))
         {
             throw new SharcSqlException(e.SqliteMessage, sql, statement.Start);
+        }
+        finally
+        {
+            if (counted) db.Interruption.Exit();
         }
     }
 
