@@ -13,7 +13,9 @@ public sealed partial class SharcDatabase
     /// Stops the SQL statements running on this database, on any thread, as sqlite3_interrupt does: each fails with
     /// <see cref="SharcInterruptedException"/> at its next row (scans, joins, sorts, recursive CTEs and the rows of a
     /// write all check), and a write is undone as on any other error. Statements started after every running one has
-    /// ended are not affected; with none running the call does nothing.
+    /// ended are not affected; with none running the call does nothing. A query counts as running from its first row
+    /// until it is read to the end, fails, is executed again or its reader is disposed (as a SQLite statement until it
+    /// is reset), so a reader left open keeps later statements interruptible.
     /// </summary>
     /// <remarks>
     /// To cancel with a <see cref="CancellationToken"/>, register this method on it —
