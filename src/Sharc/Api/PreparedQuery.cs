@@ -157,8 +157,7 @@ public sealed class PreparedQuery : IDisposable
     private SharcDataReader ExecuteWrite(object?[] parameters)
     {
         var slots = _write!.Parameters;
-        if (parameters.Length > slots.Length)
-            throw new ArgumentException($"the statement has {slots.Length} parameters, but {parameters.Length} values were given", nameof(parameters));
+        if (parameters.Length > slots.Length) ThrowHelper.TooManyParameters(slots.Length, parameters.Length, nameof(parameters));
         if (parameters.Length > 0)
             for (int i = 0; i < slots.Length; i++) slots[i] = i < parameters.Length ? SqlValue.FromObject(parameters[i]) : SqlValue.Null;
         var outcome = _write.Run();

@@ -246,6 +246,7 @@ public sealed partial class SharcDatabase
         }
         var statement = Sql.Parsing.SqlParser.ParseStatement(sql);
         if (statement is SqlSelectStatement) return null;
+        if (parameters.Length > statement.ParameterCount) ThrowHelper.TooManyParameters(statement.ParameterCount, parameters.Length, nameof(parameters));
         var values = new SqlValue[parameters.Length];
         for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(parameters[i]);
         var outcome = SqlScript.RunStatement(this, sql, statement, values);

@@ -82,3 +82,13 @@ public sealed class SharcSchemaTextException : SharcException
     /// <summary>The text that would have been stored.</summary>
     public string SchemaText { get; }
 }
+
+/// <summary>
+/// The statement was stopped by <see cref="SharcDatabase.Interrupt"/> (SQLite's SQLITE_INTERRUPT, message
+/// "interrupted"). A write stopped this way is undone as on any other error.
+/// </summary>
+public sealed class SharcInterruptedException : SharcException
+{
+    /// <summary>Creates an interruption error with SQLite's message.</summary>
+    public SharcInterruptedException() : base("interrupted") { }
+}

@@ -37,6 +37,15 @@ internal static class ThrowHelper
     public static void ColumnOutOfRange(int ordinal, int count)
         => throw new ArgumentOutOfRangeException(nameof(ordinal), ordinal, $"Column ordinal must be in [0, {count}).");
 
+    /// <summary>
+    /// More values than the statement has parameter slots: SQLite's sqlite3_bind_* answers SQLITE_RANGE, so this is a
+    /// range error (fewer values leave the remaining slots NULL, as unbound parameters are in SQLite).
+    /// </summary>
+    [DoesNotReturn]
+    public static void TooManyParameters(int slots, int given, string paramName)
+        => throw new ArgumentOutOfRangeException(paramName, given,
+            $"the statement has {slots} parameter{(slots == 1 ? "" : "s")}, but {given} values were given");
+
     [DoesNotReturn]
     public static void NoCurrentRow()
         => throw new InvalidOperationException("The reader is not positioned on a row: call Read() or Seek() first and check its result.");

@@ -31,6 +31,9 @@ internal sealed class ExecContext
     /// </summary>
     public int Generation { get; private set; } = 1;
 
+    /// <summary>The database's stop flag, polled between rows (<see cref="SharcDatabase.Interrupt"/>).</summary>
+    public StatementInterruption Interruption { get; set; } = StatementInterruption.Never;
+
     /// <summary>The random source of random() and randomblob() for this execution.</summary>
     public SqlRandom? Random { get; set; }
 

@@ -3,16 +3,25 @@ using Sharc.Sql.Intent;
 namespace Sharc.Sql.Execution;
 
 /// <summary>The top of a join level: binds the joined row (a <see cref="JoinFrame"/>) to the level's frame.</summary>
-internal sealed class JoinLevelOperator(RowOperator steps, JoinFrame frame, int levelFrame) : RowOperator
+internal sealed class JoinLevelOperator(RowOperator steps, JoinFrame frame, int levelFrame, TableScanOperator[] emptyGuards) : RowOperator
 {
+    private bool _empty;
+
     public override void Open(ExecContext ctx)
     {
         frame.Bind(ctx.Frames);
         ctx.Frames[levelFrame] = frame;
+        _empty = false;
+        foreach (var guard in emptyGuards)
+        {
+            if (!guard.WalksNothing()) continue;
+            _empty = true;
+            break;
+        }
         steps.Open(ctx);
     }
 
-    public override bool Next(ExecContext ctx) => steps.Next(ctx);
+    public override bool Next(ExecContext ctx) => !_empty && steps.Next(ctx);
 
     public override void Close() => steps.Close();
 }
@@ -69,6 +78,8 @@ internal sealed class JoinStepOperator(RowOperator outer, JoinInner inner, JoinK
                 case State.Inner:
                     while (inner.Next(ctx))
                     {
+                        // Kept rows (hash, materialized) are walked without a scan: check here too.
+                        ctx.Interruption.Check();
                         if (match is not null && !match.IsTrue(ctx)) continue;
                         _matched = true;
                         inner.MarkMatched();

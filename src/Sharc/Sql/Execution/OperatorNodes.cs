@@ -186,11 +186,16 @@ internal sealed class IsTruthNode(Evaluator operand, bool truth, bool not) : Eva
 }
 
 /// <summary>
-/// x [NOT] IN (list). A list of constants is evaluated once per execution; otherwise the items are evaluated into a
-/// reused buffer for each row.
+/// x [NOT] IN (list). A list of constants longer than <see cref="HashFrom"/> items is hashed once per execution
+/// (<see cref="InListSet"/>), as SQLite builds an ephemeral index for it, so a long list costs one lookup per row; a
+/// shorter constant list is evaluated once per execution and scanned; otherwise the items are evaluated into a reused
+/// buffer for each row.
 /// </summary>
 internal sealed class InListNode : Evaluator
 {
+    /// <summary>Up to this many constant items a scan is as quick as a hash lookup.</summary>
+    private const int HashFrom = 4;
+
     private readonly bool _not;
     private readonly Evaluator _operand;
     private readonly Evaluator[] _items;
@@ -198,6 +203,7 @@ internal sealed class InListNode : Evaluator
     private readonly bool _constant;
     private readonly SqlAffinity _affinity;
     private readonly Collation _collation;
+    private readonly InListSet? _set;
     private int _generation;
 
     public InListNode(bool not, Evaluator operand, Evaluator[] items, bool constant, SqlAffinity affinity, Collation collation)
@@ -205,10 +211,18 @@ internal sealed class InListNode : Evaluator
         _not = not;
         _operand = operand;
         _items = items;
-        _values = new SqlValue[items.Length];
         _constant = constant;
         _affinity = affinity;
         _collation = collation;
+        if (constant && items.Length > HashFrom)
+        {
+            _set = new InListSet(items.Length, affinity, collation);
+            _values = [];
+        }
+        else
+        {
+            _values = new SqlValue[items.Length];
+        }
     }
 
     public override SqlValue Evaluate(ExecContext ctx) => SqlLogic.FromTruth(Truth(ctx));
@@ -217,6 +231,17 @@ internal sealed class InListNode : Evaluator
     {
         if (_items.Length == 0) return _not;
         var x = _operand.Evaluate(ctx);
+        if (_set is not null)
+        {
+            if (_generation != ctx.Generation)
+            {
+                _set.Clear();
+                foreach (var item in _items) _set.Add(item.Evaluate(ctx));
+                _generation = ctx.Generation;
+            }
+            var found = SqlLogic.Truth(_set.Contains(x));
+            return _not ? !found : found;
+        }
         if (!_constant || _generation != ctx.Generation)
         {
             for (int i = 0; i < _items.Length; i++) _values[i] = _constant ? _items[i].Evaluate(ctx).ToOwned() : _items[i].Evaluate(ctx);

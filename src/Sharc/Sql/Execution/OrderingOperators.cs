@@ -65,8 +65,10 @@ internal sealed class SortOperator(TupleOperator child, IReadOnlyList<OrderingIn
         var order = new int[_rows.Count];
         for (int i = 0; i < order.Length; i++) order[i] = i;
         var rows = _rows;
+        var interruption = ctx.Interruption;
         Array.Sort(order, (a, b) =>
         {
+            interruption.Check();
             int c = _comparer.Compare(rows[a], rows[b]);
             return c != 0 ? c : a.CompareTo(b);
         });

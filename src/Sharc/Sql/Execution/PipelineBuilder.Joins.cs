@@ -18,6 +18,7 @@ internal sealed partial class PipelineBuilder
 
         RowOperator? rows = null;
         var outerFrames = new List<int>();
+        var guards = new List<TableScanOperator>();
         foreach (var step in plan.Steps)
         {
             var item = join.Items[step.Item];
@@ -27,10 +28,14 @@ internal sealed partial class PipelineBuilder
             }
             else
             {
+                var itemRows = ItemRows(item, step.Access);
+                // SQLite's OP_IfEmpty: an inner item that is walked whole and holds no row empties the join before
+                // the outer items are read (else a cross join of large tables with an empty one runs for ever).
+                if (itemRows is TableScanOperator scan && !step.Access.Seeks && !NullExtended(join, step.Item)) guards.Add(scan);
                 var inner = step.Method == JoinMethod.Loop
-                    ? (JoinInner)new LoopInner(ItemRows(item, step.Access))
+                    ? (JoinInner)new LoopInner(itemRows)
                     : new KeptRowsInner(
-                        ItemRows(item, step.Access), item.Frame, Computed(item.Source), item.RowIdColumn >= 0,
+                        itemRows, item.Frame, Computed(item.Source), item.RowIdColumn >= 0,
                         step.BuildFilter is null ? null : Compile(step.BuildFilter),
                         [.. step.Keys.Select(k => Compile(k.Build))],
                         [.. step.Keys.Select(k => Compile(k.Probe))],
@@ -41,7 +46,16 @@ internal sealed partial class PipelineBuilder
             if (step.Filter is not null) rows = new FilterOperator(rows, Compile(step.Filter));
             outerFrames.Add(item.Frame);
         }
-        return new JoinLevelOperator(rows!, new JoinFrame(frameOf, localOf), q.Frame);
+        return new JoinLevelOperator(rows!, new JoinFrame(frameOf, localOf), q.Frame, [.. guards]);
+    }
+
+    /// <summary>Whether item <paramref name="k"/> may show as NULLs: a LEFT or FULL join's, or before a RIGHT or FULL join.</summary>
+    private static bool NullExtended(JoinSource join, int k)
+    {
+        if (join.Items[k].Kind is JoinKind.Left or JoinKind.Full) return true;
+        for (int j = k + 1; j < join.Items.Count; j++)
+            if (join.Items[j].Kind is JoinKind.Right or JoinKind.Full) return true;
+        return false;
     }
 
     private static bool[] Computed(IntentSource source)

@@ -15,6 +15,7 @@ internal sealed class QueryExecution
     private readonly List<SharcDataReader> _readers;
     private readonly StatementSnapshot? _snapshot;
     private bool _open;
+    private bool _active;
     private bool _disposed;
 
     /// <param name="db">The database.</param>
@@ -27,7 +28,7 @@ internal sealed class QueryExecution
     {
         Plan = plan;
         OwnedByReader = ownedByReader;
-        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount);
+        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount) { Interruption = db.Interruption };
         var builder = new PipelineBuilder(db, plan.Levels);
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
@@ -72,12 +73,23 @@ internal sealed class QueryExecution
     public bool MoveNext()
     {
         if (_disposed) return false;
-        if (!_open)
+        try
         {
-            _open = true;
-            _pipeline.Open(Context);
+            if (!_open)
+            {
+                _open = true;
+                // A statement counts as running from its first row until it ends, fails, is reset or disposed.
+                _active = true;
+                Context.Interruption.Enter();
+                _pipeline.Open(Context);
+            }
+            return _pipeline.MoveNext(Context);
         }
-        return _pipeline.MoveNext(Context);
+        catch
+        {
+            EndStatement();
+            throw;
+        }
     }
 
     /// <summary>Ends the run, releasing read sessions.</summary>
@@ -85,6 +97,7 @@ internal sealed class QueryExecution
     {
         if (!_open) return;
         _open = false;
+        EndStatement();
         try
         {
             _pipeline.Close();
@@ -93,6 +106,13 @@ internal sealed class QueryExecution
         {
             _snapshot?.End();
         }
+    }
+
+    private void EndStatement()
+    {
+        if (!_active) return;
+        _active = false;
+        Context.Interruption.Exit();
     }
 
     /// <summary>Ends the run and releases the b-tree readers and the pages they pin.</summary>
@@ -108,8 +128,7 @@ internal sealed class QueryExecution
     public void BindAll(object?[] values)
     {
         var p = Context.Parameters;
-        if (values.Length > p.Length)
-            throw new ArgumentException($"the statement has {p.Length} parameter{(p.Length == 1 ? "" : "s")}, but {values.Length} values were given", nameof(values));
+        if (values.Length > p.Length) ThrowHelper.TooManyParameters(p.Length, values.Length, nameof(values));
         for (int i = 0; i < p.Length; i++) p[i] = i < values.Length ? SqlValue.FromObject(values[i]) : SqlValue.Null;
     }
 }

@@ -20,6 +20,7 @@ internal sealed class RecursiveCteOperator : RowOperator
     private readonly Evaluator? _offset;
     private readonly int _frame;
     private readonly int _width;
+    private readonly int[] _realColumns;
     private readonly ValuesFrame _rowFrame = new();
     private readonly Queue<SqlValue[]> _fifo = new();
     private readonly PriorityQueue<SqlValue[], (SqlValue[] Row, long Seq)>? _ordered;
@@ -37,6 +38,7 @@ internal sealed class RecursiveCteOperator : RowOperator
         _offset = offset;
         _frame = frame;
         _width = source.Columns.Count;
+        _realColumns = [.. Enumerable.Range(0, _width).Where(i => source.Columns[i].Affinity == SqlAffinity.Real)];
         if (source.Distinct) _seen = new HashSet<SqlValue[]>(new RowKeyComparer(source.Collations));
         if (source.Ordering.Count > 0)
         {
@@ -78,6 +80,7 @@ internal sealed class RecursiveCteOperator : RowOperator
         }
         while (true)
         {
+            ctx.Interruption.Check();
             if (_limitValue >= 0 && _returned >= _limitValue) return false;
             if (QueueCount == 0) return false;
             var row = _ordered is not null ? _ordered.Dequeue() : _fifo.Dequeue();
@@ -115,7 +118,11 @@ internal sealed class RecursiveCteOperator : RowOperator
             arm.Open(ctx);
             try
             {
-                while (arm.MoveNext(ctx)) Push(arm.Current);
+                while (arm.MoveNext(ctx))
+                {
+                    ctx.Interruption.Check();
+                    Push(arm.Current);
+                }
             }
             finally
             {
@@ -136,6 +143,10 @@ internal sealed class RecursiveCteOperator : RowOperator
         {
             row = Rows.Own(row, _width);
         }
+        // Every read of a REAL column of the table (the outer query's and the recursive SELECTs') turns an integer
+        // into a real, as SQLite's OP_RealAffinity after OP_Column does; converting once as the row is queued is the same.
+        foreach (int i in _realColumns)
+            if (row[i].Type == SharcColumnType.Integer) row[i] = SqlValue.Real(row[i].IntegerValue);
         if (_ordered is not null) _ordered.Enqueue(row, (row, _sequence++));
         else _fifo.Enqueue(row);
     }

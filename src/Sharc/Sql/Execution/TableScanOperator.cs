@@ -112,6 +112,18 @@ internal sealed class TableScanOperator : RowOperator
     /// <summary>The b-tree reader this operator walks.</summary>
     public SharcDataReader Reader => _reader;
 
+    /// <summary>
+    /// True when a plain walk of the path (no seek) finds no entry: one descent to the first leaf. The reader is left
+    /// rewound for <see cref="Open"/>.
+    /// </summary>
+    public bool WalksNothing()
+    {
+        _reader.QueryRewind();
+        bool any = _reader.Read();
+        _reader.QueryRewind();
+        return !any;
+    }
+
     public override void Open(ExecContext ctx)
     {
         _reader.QueryRewind();
@@ -209,6 +221,7 @@ internal sealed class TableScanOperator : RowOperator
 
     public override bool Next(ExecContext ctx)
     {
+        ctx.Interruption.Check();
         while (true)
         {
             switch (_phase)

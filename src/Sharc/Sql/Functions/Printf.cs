@@ -152,6 +152,9 @@ internal static class Printf
         return produced;
     }
 
+    /// <summary>SQLite's SQLITE_FP_PRECISION_LIMIT: a longer precision of %f/%e/%g is cut to it.</summary>
+    private const int FloatPrecisionLimit = 100_000_000;
+
     private static int ReadNumber(ReadOnlySpan<byte> fmt, ref int i)
     {
         uint v = 0;
@@ -161,6 +164,10 @@ internal static class Printf
 
     private static bool Convert(ref Utf8Builder sb, Spec spec, ref Args args)
     {
+        // SQLite sizes a conversion from its width before building it; refusing here spares building ~1 GB first.
+        if (spec.Conversion is (byte)'d' or (byte)'i' or (byte)'u' or (byte)'x' or (byte)'X' or (byte)'o' or (byte)'p' or (byte)'r' or (byte)'f'
+            or (byte)'e' or (byte)'E' or (byte)'g' or (byte)'G' or (byte)'s' or (byte)'z' or (byte)'q' or (byte)'Q' or (byte)'w' or (byte)'c' or (byte)'%'
+            && (long)sb.Length + spec.Width >= SqlErrors.MaxLength) SqlErrors.TooBig();
         switch (spec.Conversion)
         {
             case (byte)'d':
@@ -204,6 +211,8 @@ internal static class Printf
 
     private static void AppendInteger(ref Utf8Builder sb, Spec spec, long value)
     {
+        // SQLite's buffer for a long precision: precision + 10 bytes, a third more with ',' — refused past the limit.
+        if ((long)spec.Precision + 10 + (spec.Comma ? spec.Precision / 3 : 0) > SqlErrors.MaxLength) SqlErrors.TooBig();
         byte c = spec.Conversion;
         bool signed = c is (byte)'d' or (byte)'i' or (byte)'r';
         ulong mag;
@@ -279,7 +288,8 @@ internal static class Printf
     private static void AppendFloat(ref Utf8Builder sb, Spec spec, double value)
     {
         byte conv = spec.Conversion;
-        int precision = spec.Precision < 0 ? 6 : spec.Precision;
+        int precision = spec.Precision < 0 ? 6 : Math.Min(spec.Precision, FloatPrecisionLimit);
+        if ((long)precision + spec.Width + 15 > SqlErrors.MaxLength) SqlErrors.TooBig();
         byte sign = 0;
         if (value < 0)
         {
@@ -486,6 +496,7 @@ internal static class Printf
                 }
             }
         }
+        if (spec.Precision > 1 && (long)sb.Length + (long)len * spec.Precision >= SqlErrors.MaxLength) SqlErrors.TooBig();
         // SQLite pads for the repeats in characters, then measures the last copy like %!s (bytes less
         // continuation bytes).
         int width = spec.Width;

@@ -170,28 +170,59 @@ internal sealed partial class IntentCompiler
     /// number, or a numeric one that another arm may fill with text, has none (BLOB) — so comparisons do not convert
     /// values the other arms produced.
     /// </summary>
-    private static SqlAffinity CompoundAffinity(IReadOnlyList<IntentExpr> arms)
+    private static SqlAffinity CompoundAffinity(IReadOnlyList<IntentExpr> arms, RecursiveColumnTypes? table = null)
     {
         int mask = 0, chosen = -1;
         for (int a = 0; a < arms.Count; a++)
         {
-            if (arms[a].Affinity != SqlAffinity.None)
+            if (AffinityOf(arms[a], table) != SqlAffinity.None)
             {
                 chosen = a;
                 break;
             }
-            mask |= DataTypes(arms[a]);
+            mask |= DataTypes(arms[a], table);
         }
         if (chosen < 0) return SqlAffinity.None;
-        var affinity = arms[chosen].Affinity;
+        var affinity = AffinityOf(arms[chosen], table);
+        table?.Choose(affinity);
         if (affinity < SqlAffinity.Text || arms.Count == 1) return affinity;
-        for (int a = chosen + 1; a < arms.Count; a++) mask |= DataTypes(arms[a]);
+        for (int a = chosen + 1; a < arms.Count; a++) mask |= DataTypes(arms[a], table);
         if (affinity == SqlAffinity.Text && (mask & NumericData) != 0) return SqlAffinity.Blob;
         if (SqlAffinities.IsNumeric(affinity) && (mask & TextData) != 0) return SqlAffinity.Blob;
         // SQLite's FLEXNUM: a numeric column whose first arm is a CAST converts text to numbers but leaves the
         // numbers the other arms produce as they are (no REAL conversion of integers).
         if (SqlAffinities.IsNumeric(affinity) && Uncollated(arms[0]) is CastExpr) return SqlAffinity.Numeric;
         return affinity;
+    }
+
+    private static SqlAffinity AffinityOf(IntentExpr e, RecursiveColumnTypes? table)
+        => table?.AffinityOf(Uncollated(e)) ?? e.Affinity;
+
+    /// <summary>
+    /// The columns of a recursive CTE while SQLite's sqlite3SubqueryColumnTypes types them, left to right: the
+    /// recursive SELECTs read the table being typed, so a read of a column already typed sees its affinity, the column
+    /// being typed sees the affinity chosen for it so far, and a later column has none yet.
+    /// </summary>
+    private sealed class RecursiveColumnTypes(IReadOnlyList<SourceColumn> columns)
+    {
+        private readonly SqlAffinity[] _typed = new SqlAffinity[columns.Count];
+        private int _current;
+
+        public SqlAffinity Type(int column, IReadOnlyList<IntentExpr> arms)
+        {
+            _current = column;
+            _typed[column] = SqlAffinity.None;
+            _typed[column] = CompoundAffinity(arms, this);
+            return _typed[column];
+        }
+
+        public void Choose(SqlAffinity affinity) => _typed[_current] = affinity;
+
+        public SqlAffinity? AffinityOf(IntentExpr e)
+        {
+            if (e is not ColumnExpr c || c.Column < 0 || c.Column >= columns.Count || !ReferenceEquals(columns[c.Column], c.Meta)) return null;
+            return c.Column <= _current ? _typed[c.Column] : SqlAffinity.None;
+        }
     }
 
     private static IntentExpr Uncollated(IntentExpr e)
@@ -203,7 +234,7 @@ internal sealed partial class IntentCompiler
     private const int NumericData = 1, TextData = 2, BlobData = 4, AnyData = 7;
 
     /// <summary>The storage classes an expression may produce, as far as SQLite's sqlite3ExprDataType can tell.</summary>
-    private static int DataTypes(IntentExpr e)
+    private static int DataTypes(IntentExpr e, RecursiveColumnTypes? table = null)
     {
         while (true)
         {
@@ -231,13 +262,16 @@ internal sealed partial class IntentCompiler
                 case ParameterExpr or FunctionExpr or CoalesceExpr or AggregateSlotExpr { Affinity: SqlAffinity.None }:
                     return AnyData;
                 case ColumnExpr or GeneratedColumnExpr or CastExpr or ScalarSubqueryExpr or AggregateSlotExpr:
-                    return SqlAffinities.IsNumeric(e.Affinity) ? NumericData | BlobData
-                        : e.Affinity == SqlAffinity.Text ? TextData | BlobData : AnyData;
+                {
+                    var affinity = AffinityOf(e, table);
+                    return SqlAffinities.IsNumeric(affinity) ? NumericData | BlobData
+                        : affinity == SqlAffinity.Text ? TextData | BlobData : AnyData;
+                }
                 case CaseExpr c:
                 {
                     int m = 0;
-                    foreach (var arm in c.Arms) m |= DataTypes(arm.Then);
-                    if (c.Else is not null) m |= DataTypes(c.Else);
+                    foreach (var arm in c.Arms) m |= DataTypes(arm.Then, table);
+                    if (c.Else is not null) m |= DataTypes(c.Else, table);
                     return m;
                 }
                 default:

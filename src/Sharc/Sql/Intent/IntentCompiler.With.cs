@@ -211,6 +211,43 @@ internal sealed partial class IntentCompiler
             if (names.Count > 0) tableColumns[i] = tableColumns[i] with { Name = names[i] };
 
         var table = new RecursiveTable(def.Ast.Name);
+        var recursive = CompileRecursiveArms(def, firstRecursive, bodies, compound, setup, table, tableColumns, parent);
+        var all = new List<QueryIntent>(setup);
+        all.AddRange(recursive);
+        // SQLite types the CTE's table once, from every arm, and the recursive SELECTs read that same table: compiled
+        // first against the setup's types, they are compiled again when typing from all arms changes a column.
+        var typing = new RecursiveColumnTypes(tableColumns);
+        var typed = new List<SourceColumn>(tableColumns.Count);
+        for (int i = 0; i < tableColumns.Count; i++)
+            typed.Add(tableColumns[i] with { Affinity = typing.Type(i, [.. all.Select(arm => arm.Projections[i].Expr)]) });
+        if (typed.Where((c, i) => c.Affinity != tableColumns[i].Affinity).Any())
+        {
+            recursive = CompileRecursiveArms(def, firstRecursive, bodies, compound, setup, table, typed, parent);
+            all = [.. setup, .. recursive];
+        }
+        var collations = CompoundCollations(all);
+        var columns = CompoundColumns(all);
+        for (int i = 0; i < columns.Count; i++) columns[i] = columns[i] with { Affinity = typed[i].Affinity };
+        var ordering = CompileCompoundOrderBy(query.OrderBy, collations, all, bodies, parent);
+        int frame = _nextFrame++;
+        var limitScope = new Scope(null, frame, null, false);
+        var limit = query.Limit is null ? null : Compile(query.Limit, limitScope, Clause.Other);
+        var offset = query.Offset is null ? null : Compile(query.Offset, limitScope, Clause.Other);
+        bool distinct = compound.Terms[^1].Operator == SqlCompoundOperator.Union;
+        var source = new RecursiveCteSource(table, setup, setupOperators, recursive, distinct, collations, ordering, limit, offset, def.Ast.Name, columns);
+
+        var projections = new List<ProjectionIntent>(columns.Count);
+        for (int i = 0; i < columns.Count; i++)
+        {
+            var col = columns[i];
+            projections.Add(new ProjectionIntent(new ColumnExpr(frame, i, col) { Affinity = col.Affinity }, col.Name, col.Collation, col.TableColumn));
+        }
+        return new QueryIntent(frame, source, projections, projections.Count, null, null, null, [], null, null, false);
+    }
+
+    private List<QueryIntent> CompileRecursiveArms(CteDefinition def, int firstRecursive, List<SqlQueryBody> bodies, SqlCompoundSelect compound,
+        List<QueryIntent> setup, RecursiveTable table, List<SourceColumn> tableColumns, Scope? parent)
+    {
         var recursive = new List<QueryIntent>();
         for (int a = firstRecursive; a < bodies.Count; a++)
         {
@@ -227,29 +264,12 @@ internal sealed partial class IntentCompiler
                 def.Recursion = null;
             }
             if (arm.Aggregation is not null) throw Error("recursive aggregate queries not supported", bodies[a].Start);
+            // A window over the rows of one step would restart at every step, so SQLite refuses it (else it can recurse forever).
+            if (arm.Windows is not null) throw Error("cannot use window functions in recursive queries", bodies[a].Start);
             CheckWidth(arm, setup[0], compound.Terms[a - 1]);
             recursive.Add(arm);
         }
-
-        var all = new List<QueryIntent>(setup);
-        all.AddRange(recursive);
-        var collations = CompoundCollations(all);
-        var columns = CompoundColumns(all);
-        var ordering = CompileCompoundOrderBy(query.OrderBy, collations, all, bodies, parent);
-        int frame = _nextFrame++;
-        var limitScope = new Scope(null, frame, null, false);
-        var limit = query.Limit is null ? null : Compile(query.Limit, limitScope, Clause.Other);
-        var offset = query.Offset is null ? null : Compile(query.Offset, limitScope, Clause.Other);
-        bool distinct = compound.Terms[^1].Operator == SqlCompoundOperator.Union;
-        var source = new RecursiveCteSource(table, setup, setupOperators, recursive, distinct, collations, ordering, limit, offset, def.Ast.Name, columns);
-
-        var projections = new List<ProjectionIntent>(columns.Count);
-        for (int i = 0; i < columns.Count; i++)
-        {
-            var col = columns[i];
-            projections.Add(new ProjectionIntent(new ColumnExpr(frame, i, col) { Affinity = col.Affinity }, col.Name, col.Collation, col.TableColumn));
-        }
-        return new QueryIntent(frame, source, projections, projections.Count, null, null, null, [], null, null, false);
+        return recursive;
     }
 
     private void CheckWidth(QueryIntent arm, QueryIntent first, SqlCompoundTerm term)

@@ -73,6 +73,7 @@ internal static class DmlChange
             int changes = 0;
             foreach (var row in rows)
             {
+                db.Interruption.Check();
                 long rowId = 0;
                 if (!table.IsWithoutRowId)
                 {
@@ -191,6 +192,7 @@ internal static class DmlChange
             int offset = table.IsWithoutRowId ? 0 : 1;
             foreach (var row in rows)
             {
+                db.Interruption.Check();
                 long rowId = table.IsWithoutRowId ? 0 : row[0].IntegerValue;
                 if (old is not null)
                 {

@@ -120,6 +120,7 @@ internal sealed class DmlInsert : IDisposable
             CheckCount(_sql, _insert, _table, _targets, width);
             foreach (var source in rows)
             {
+                db.Interruption.Check();
                 source.AsSpan().CopyTo(_row);
                 InsertRow(writer, upsert, returning, ref changes);
             }

@@ -47,6 +47,10 @@ internal static class SqlScript
     public static int Run(SharcDatabase db, string sql, ScriptParameters parameters, Action<SharcDataReader>? rows)
     {
         var statements = SqlParser.ParseScript(sql, out var error);
+        // Each statement numbers its own slots from the one list: a value no statement has a slot for is an error.
+        int slots = statements.Count == 0 ? 0 : statements.Max(s => s.ParameterCount);
+        if (parameters.Named is null && parameters.Positional.Length > slots)
+            ThrowHelper.TooManyParameters(slots, parameters.Positional.Length, "parameters");
         int changes = 0;
         foreach (var statement in statements)
         {
@@ -66,6 +70,9 @@ internal static class SqlScript
     {
         if (statement.Explain != SqlExplainMode.None)
             Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
+        // A write runs as one statement for Interrupt; a SELECT's execution counts itself while its rows are read.
+        bool counted = statement is not SqlSelectStatement;
+        if (counted) db.Interruption.Enter();
         try
         {
             var outcome = ViewTriggers.TryRun(db, sql, statement, parameters, out var onView) ? onView : statement switch
@@ -85,6 +92,10 @@ internal static class SqlScript
         catch (SharcSqlException e) when (IsPositionless(e))
         {
             throw new SharcSqlException(e.SqliteMessage, sql, statement.Start);
+        }
+        finally
+        {
+            if (counted) db.Interruption.Exit();
         }
     }
 

@@ -38,6 +38,11 @@ public sealed class CompoundErrorTests(MixedDatabaseFixture fixture) : IClassFix
     [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM (SELECT x FROM c) WHERE x < 3) SELECT * FROM c")]
     [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x IN (SELECT x FROM c)) SELECT * FROM c")]
     [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < (SELECT count(*) FROM c)) SELECT * FROM c")]
+    [InlineData("WITH seq(x) AS (VALUES(1) UNION ALL SELECT row_number() OVER () FROM seq) SELECT x FROM seq")]
+    [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT sum(x) OVER (ORDER BY x) FROM c WHERE x < 3) SELECT x FROM c")]
+    [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3 UNION ALL SELECT count(*) OVER () FROM c) SELECT x FROM c")]
+    [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT count(*) FROM c) SELECT x FROM c")]
+    [InlineData("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT max(x) FROM c GROUP BY x) SELECT x FROM c")]
     [InlineData("WITH c AS (SELECT 1) SELECT * FROM main.c")]
     [InlineData("WITH c AS (SELECT 1 AS x) SELECT y FROM c")]
     public void Misuse_fails_with_sqlites_message(string sql)

@@ -39,6 +39,9 @@ public sealed class CteQueryTests(MixedDatabaseFixture fixture) : IClassFixture<
         "WITH RECURSIVE c(x) AS (SELECT i FROM t WHERE id < 10 UNION SELECT x - 1 FROM c WHERE x > 0 AND x < 20) SELECT x FROM c",
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT 1.0 UNION SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c",
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT (SELECT max(i) FROM t WHERE i < c.x + 3) FROM c WHERE x < 9) SELECT x FROM c",
+        "WITH RECURSIVE c(x) AS (SELECT count(*) OVER () UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c",
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3 AND x IN (SELECT row_number() OVER () FROM t)) SELECT x FROM c",
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT (SELECT row_number() OVER ()) + x FROM c WHERE x < 3) SELECT x FROM c",
         "SELECT id, (WITH RECURSIVE c(x) AS (SELECT o.id UNION ALL SELECT x / 2 FROM c WHERE x > 1) SELECT count(*) FROM c) FROM t AS o WHERE id < 20",
     };
 

@@ -125,6 +125,27 @@ public sealed class PreparedQueryAllocationTests
 
     [Theory]
     [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
+    public void A_hashed_in_list_rebuilt_from_parameters_allocates_nothing(string kind, string encoding)
+    {
+        using var dir = new TempDir();
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 3000));
+        // Both lists are long enough to be hashed; the TEXT column renders the numbers of the second list as text.
+        using var query = db.Prepare("SELECT id FROM users WHERE +name IN (?, ?, ?, ?, ?, ?, 'user9') OR +name IN (1, 2.5, 3, 4, 5, 6) OR +age IN ('7', 8, 9.0, 10, 11, 12)");
+        var names = Enumerable.Range(1, 3000).Select(i => Encoding.UTF8.GetBytes("user" + i)).ToArray();
+        var rng = new Random(6);
+        long rows = 0;
+        long allocated = AllocationFixture.Measure(() =>
+        {
+            for (int p = 1; p <= 6; p++) query.Bind(p, names[rng.Next(names.Length)]);
+            var r = query.Execute();
+            while (r.Read()) rows += r.GetInt64(0) > 0 ? 1 : 0;
+        }, 20);
+        allocated.Should().Be(0);
+        rows.Should().BeGreaterThan(0);
+    }
+
+    [Theory]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
     public void An_index_range_seek_allocates_nothing(string kind, string encoding)
     {
         using var dir = new TempDir();

@@ -127,10 +127,25 @@ public sealed class QueryErrorTests(MixedDatabaseFixture fixture) : IClassFixtur
     }
 
     [Fact]
-    public void Too_many_parameter_values_are_refused()
+    public void Too_many_parameter_values_are_a_range_error()
     {
         var act = () => Db.Query("SELECT ?", 1, 2);
-        act.Should().Throw<ArgumentException>().WithMessage("*1 parameter*2 values*");
+        act.Should().Throw<ArgumentOutOfRangeException>().WithMessage("*1 parameter*2 values*");
+        act = () => Db.Query("SELECT 1", 1, 2, 3);
+        act.Should().Throw<ArgumentOutOfRangeException>().WithMessage("*0 parameters*3 values*");
+        using var prepared = Db.Prepare("SELECT ?2");
+        act = () => prepared.Execute(1, 2, 3);
+        act.Should().Throw<ArgumentOutOfRangeException>().WithMessage("*2 parameters*3 values*");
+    }
+
+    [Fact]
+    public void Too_few_parameter_values_leave_the_other_slots_null()
+    {
+        using var r = Db.Query("SELECT ?1, ?2 IS NULL, ?3 IS NULL", 7);
+        r.Read().Should().BeTrue();
+        r.GetInt64(0).Should().Be(7);
+        r.GetInt64(1).Should().Be(1);
+        r.GetInt64(2).Should().Be(1);
     }
 
     [Fact]

@@ -17,6 +17,22 @@ public class InsertTests
     }
 
     [Fact]
+    public void Too_many_parameter_values_for_a_write_are_a_range_error_and_change_nothing()
+    {
+        using var o = new WriteOracle();
+        o.Ok("CREATE TABLE t(a, b)");
+        Action[] calls =
+        [
+            () => o.Db.Execute("INSERT INTO t VALUES (?, ?)", 1, 2, 3),
+            () => o.Db.Execute("INSERT INTO t VALUES (?); INSERT INTO t VALUES (?, ?)", 1, 2, 3),
+            () => o.Db.Query("INSERT INTO t VALUES (?, ?)", 1, 2, 3).Dispose(),
+            () => o.Db.Prepare("INSERT INTO t VALUES (?1, ?1)").Execute(1, 2),
+        ];
+        foreach (var call in calls) call.Should().Throw<ArgumentOutOfRangeException>().WithMessage("*values were given*");
+        o.AssertSameContents();
+    }
+
+    [Fact]
     public void Insert_without_a_column_list_skips_generated_columns_as_sqlite()
     {
         using var o = new WriteOracle();
