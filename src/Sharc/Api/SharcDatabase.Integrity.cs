@@ -11,8 +11,9 @@ public sealed partial class SharcDatabase
     /// lock-byte page); b-tree pages are well formed (types, cell pointers, cells, freeblocks, fragmented-byte
     /// count, all leaves at the same depth); rowids and index keys are in order; overflow chains have the right
     /// length; the freelist count matches the header; pointer-map entries match (auto_vacuum); every index holds
-    /// exactly one entry per row of its table, UNIQUE indexes hold no duplicates, and NOT NULL columns hold no NULL.
-    /// Not checked: CHECK constraints, STRICT column types, and the entries (though not the count) of expression
+    /// exactly one entry per row of its table, UNIQUE indexes hold no duplicates, NOT NULL columns hold no NULL, and
+    /// STRICT tables' columns hold only values of their type ("non-INT value in t.a", as SQLite words it).
+    /// Not checked: CHECK constraints, and the entries (though not the count) of expression
     /// indexes and the count and entries of partial indexes, which need the SQL engine.
     /// The check never throws for a corrupt file (what the reader cannot read becomes a problem line), walks every
     /// page at most once, and stops after <paramref name="maxErrors"/> problems.

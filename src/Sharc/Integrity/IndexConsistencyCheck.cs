@@ -73,10 +73,16 @@ internal sealed class IndexConsistencyCheck
             bool required = c.IsNotNull || table.IsWithoutRowId && c.IsPrimaryKey;
             if (required && !c.IsRowIdAlias && c.Generated != SharcGeneratedKind.Virtual && fieldMap[c.Ordinal] >= 0) notNull.Add(c);
         }
+        // STRICT tables: every stored value must be of its column's type, as SQLite's integrity_check verifies.
+        var strict = new List<SharcColumn>();
+        if (table.IsStrict)
+            foreach (var c in table.Columns)
+                if (c.StrictType is not null and not "ANY" && !c.IsRowIdAlias && c.Generated != SharcGeneratedKind.Virtual && fieldMap[c.Ordinal] >= 0)
+                    strict.Add(c);
 
         try
         {
-            long rows = ScanTable(table, fieldMap, states, notNull, out bool tableComplete);
+            long rows = ScanTable(table, fieldMap, states, notNull, strict, out bool tableComplete);
             var verify = new List<IndexState>();
             foreach (var s in states)
             {
@@ -145,11 +151,12 @@ internal sealed class IndexConsistencyCheck
     /// The first pass over the table: counts rows, checks each record, NOT NULL columns and (WITHOUT ROWID) primary-key
     /// order, and digests the entry each row needs in each index.
     /// </summary>
-    private long ScanTable(SharcTable table, int[] fieldMap, List<IndexState> states, List<SharcColumn> notNull, out bool complete)
+    private long ScanTable(SharcTable table, int[] fieldMap, List<IndexState> states, List<SharcColumn> notNull, List<SharcColumn> strict, out bool complete)
     {
         complete = false;
         uint root = table.RootPage;
         int maxField = MaxField(fieldMap, states);
+        foreach (var c in strict) maxField = Math.Max(maxField, fieldMap[c.Ordinal]);
 
         // WITHOUT ROWID: rows must be in strictly ascending primary-key order.
         ReaderPlan? pkPlan = null;
@@ -189,6 +196,12 @@ internal sealed class IndexConsistencyCheck
                             : c.HasConstantDefault && c.DefaultValue is null;
                         if (isNull)
                             _ctx.Log.Add($"NULL value in {table.Name}.{c.Name} ({RowName(table, rowId)} on page {cursor.CurrentPage})");
+                    }
+                    foreach (var c in strict)
+                    {
+                        if (!layout.TryGetField(fieldMap[c.Ordinal], record, out long type, out _, out _) || type == 0) continue;
+                        if (!Write.TableWriter.StrictTypeAdmits(c.StrictType, SerialType.StorageClass(type)))
+                            _ctx.Log.Add($"non-{c.StrictType} value in {table.Name}.{c.Name} ({RowName(table, rowId)} on page {cursor.CurrentPage})");
                     }
                     if (pkPlan is not null)
                     {
