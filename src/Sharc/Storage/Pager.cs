@@ -55,6 +55,9 @@ internal sealed partial class Pager : IPageSource
         }
     }
 
+    /// <summary>Pages whose older committed images are kept for readers (for tests).</summary>
+    public int KeptImages => _cache.VersionedPages;
+
     /// <summary>Who may write, and which committed version each reader sees (see <see cref="ConcurrencyControl"/>).</summary>
     public ConcurrencyControl Concurrency { get; }
 

@@ -6,6 +6,7 @@ namespace Sharc.Tests.Write;
 /// A transaction larger than <see cref="SharcOpenOptions.SpillPages"/> spills its pages before commit (to the database
 /// file behind a synced journal, or to the -wal file as uncommitted frames), and still commits or rolls back exactly.
 /// </summary>
+[Collection(MemoryMeasurement.Name)]
 public class SpillTests
 {
     public static IEnumerable<object[]> JournalModes() => [[SharcJournalMode.Delete], [SharcJournalMode.Wal]];

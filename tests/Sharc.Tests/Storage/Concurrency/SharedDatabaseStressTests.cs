@@ -116,6 +116,12 @@ public class SharedDatabaseStressTests
         failures.Should().BeEmpty();
         committed.Should().Be(Writers * TransfersPerWriter);
         reads.Should().BeGreaterThan(0);
+        if (shared is not null)
+        {
+            // Every snapshot ended, so no kept page image outlives the readers that needed it.
+            shared.WritablePager.Concurrency.HasReaders.Should().BeFalse();
+            shared.WritablePager.KeptImages.Should().Be(0);
+        }
         shared?.Dispose();
         Oracle.IntegrityCheck(path).Should().Be("ok");
         var sums = Oracle.Rows(path, "SELECT sum(balance), count(*), (SELECT count(*) FROM ledger) FROM account");
