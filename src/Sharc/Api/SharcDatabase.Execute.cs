@@ -45,12 +45,19 @@ public sealed partial class SharcDatabase
         return SqlScript.Run(this, sql, new ScriptParameters([], parameters), rows: null);
     }
 
+    // Per thread: on a database shared by threads, "the last statement" is the calling thread's own.
+    private readonly ThreadLocal<int> _lastChanges = new();
+
     /// <summary>
-    /// The rows changed by the most recent INSERT, UPDATE or DELETE run through SQL on this connection
-    /// (<see cref="Execute(string, object?[])"/>, <see cref="Query"/> or a prepared statement), counted as
-    /// sqlite3_changes counts them.
+    /// The rows changed by the most recent INSERT, UPDATE or DELETE the calling thread ran through SQL on this
+    /// database (<see cref="Execute(string, object?[])"/>, <see cref="Query"/> or a prepared statement), counted as
+    /// sqlite3_changes counts them. Other threads' statements do not change it.
     /// </summary>
-    public int LastChanges { get; internal set; }
+    public int LastChanges
+    {
+        get => _lastChanges.Value;
+        internal set => _lastChanges.Value = value;
+    }
 
     /// <summary>True while a transaction is open (SQL BEGIN or SAVEPOINT, or <see cref="BeginTransaction"/>).</summary>
     internal bool InExplicitTransaction => OwnsTransaction;

@@ -223,5 +223,6 @@ public sealed partial class SharcDatabase : IDisposable
         _disposed = true;
         _transaction = null;
         _source.Dispose();
+        _lastChanges.Dispose();
     }
 }

@@ -199,6 +199,21 @@ public class ThreadContractTests
     }
 
     [Fact]
+    public void Last_changes_is_the_calling_threads_own()
+    {
+        using var dir = new TempDir();
+        using var db = NewDatabase(dir);
+        db.Execute("UPDATE t SET v = v || '!'");
+        db.LastChanges.Should().Be(2);
+        Elsewhere(() =>
+        {
+            db.Execute("UPDATE t SET v = 'x' WHERE id = 1");
+            return db.LastChanges;
+        }).Result.Should().Be(1);
+        db.LastChanges.Should().Be(2, "another thread's statement does not change this thread's count");
+    }
+
+    [Fact]
     public void A_journal_removed_between_looking_and_opening_is_not_hot()
     {
         using var dir = new TempDir();
