@@ -1,0 +1,144 @@
+namespace Sharc.Graph;
+
+/// <summary>
+/// Walks one direction's index entries for one node key: a seek to the key (and kind, when the index holds it right
+/// after the key), then entries while the key matches. Fields the index lacks come from the edge row, by rowid.
+/// </summary>
+internal sealed class EdgeSide : IDisposable
+{
+    private readonly EdgeAccess _access;
+    private readonly PreparedReader _index;
+    private readonly PreparedReader? _row;
+    private readonly bool _text;
+    private readonly byte[]? _kind;
+    private readonly bool _kindInPrefix;
+    // Where each field is read: the index reader (ordinal = position) or the row reader.
+    private readonly SharcDataReader _otherReader, _kindReader, _weightReader;
+    private readonly int _otherOrdinal, _kindOrdinal = -1, _weightOrdinal = -1;
+    private long _intKey;
+    private byte[] _textKey = new byte[32];
+    private int _textKeyLength;
+    private bool _onFirst, _done = true;
+
+    public EdgeSide(SharcDatabase db, EdgeAccess access, bool text, byte[]? kindUtf8)
+    {
+        _access = access;
+        _text = text;
+        _kind = kindUtf8;
+        _kindInPrefix = kindUtf8 is not null && access.KindPos == 1;
+        _index = db.PrepareReader(access.IndexName);
+        if (!access.Covers)
+        {
+            var cols = new List<string> { access.OtherColumn };
+            if (access.KindColumn is not null) cols.Add(access.KindColumn);
+            if (access.WeightColumn is not null) cols.Add(access.WeightColumn);
+            _row = db.PrepareReader(access.TableName, [.. cols]);
+        }
+        _otherReader = _kindReader = _weightReader = _index;
+        if (access.OtherPos > 0) _otherOrdinal = access.OtherPos;
+        else { _otherReader = _row!; _otherOrdinal = 0; }
+        if (access.KindColumn is not null)
+        {
+            if (access.KindPos > 0) _kindOrdinal = access.KindPos;
+            else { _kindReader = _row!; _kindOrdinal = 1; }
+        }
+        if (access.WeightColumn is not null)
+        {
+            if (access.WeightPos > 0) _weightOrdinal = access.WeightPos;
+            else { _weightReader = _row!; _weightOrdinal = access.KindColumn is null ? 1 : 2; }
+        }
+    }
+
+    public long EdgeRowId { get; private set; }
+
+    public void Begin(long key)
+    {
+        _intKey = key;
+        bool found;
+        if (_kindInPrefix)
+        {
+            _index.SetKeyPart(0, key);
+            _index.SetKeyPart(1, _kind);
+            found = _index.SeekKeyParts(2);
+        }
+        else
+        {
+            found = _index.SeekKey(key);
+        }
+        _onFirst = found;
+        _done = !found;
+    }
+
+    public void Begin(ReadOnlySpan<byte> key)
+    {
+        if (_textKey.Length < key.Length) _textKey = new byte[Math.Max(key.Length, _textKey.Length * 2)];
+        key.CopyTo(_textKey);
+        _textKeyLength = key.Length;
+        bool found;
+        if (_kindInPrefix)
+        {
+            _index.SetKeyPart(0, key);
+            _index.SetKeyPart(1, _kind);
+            found = _index.SeekKeyParts(2);
+        }
+        else
+        {
+            found = _index.SeekKey(key);
+        }
+        _onFirst = found;
+        _done = !found;
+    }
+
+    public bool MoveNext()
+    {
+        while (!_done)
+        {
+            if (_onFirst) _onFirst = false;
+            else if (!_index.Read() || !KeyMatches() || (_kindInPrefix && !KindMatches(_index, 1)))
+            {
+                _done = true;
+                break;
+            }
+            EdgeRowId = _index.GetInt64(_access.RowIdPos);
+            if (_row is not null && !_row.Seek(EdgeRowId)) ThrowMissingRow(EdgeRowId);
+            if (_kind is not null && !_kindInPrefix && !KindMatches(_kindReader, _kindOrdinal)) continue;
+            // An edge whose other end is NULL leads nowhere.
+            if (_otherReader.IsNull(_otherOrdinal)) continue;
+            return true;
+        }
+        return false;
+    }
+
+    public void Stop() => _done = true;
+
+    public long NeighborInt64 => _otherReader.GetInt64(_otherOrdinal);
+
+    public ReadOnlySpan<byte> NeighborUtf8 => _otherReader.GetUtf8Span(_otherOrdinal);
+
+    public bool NeighborIsText => _otherReader.GetColumnType(_otherOrdinal) == SharcColumnType.Text;
+
+    public bool HasKind => _kindOrdinal >= 0 && !_kindReader.IsNull(_kindOrdinal);
+
+    public ReadOnlySpan<byte> KindUtf8 => _kindOrdinal >= 0 ? _kindReader.GetUtf8Span(_kindOrdinal) : default;
+
+    public double Weight => _weightOrdinal < 0 || _weightReader.IsNull(_weightOrdinal) ? 1.0 : _weightReader.GetDouble(_weightOrdinal);
+
+    private bool KeyMatches()
+    {
+        var type = _index.GetColumnType(0);
+        if (_text) return type == SharcColumnType.Text && _index.GetUtf8Span(0).SequenceEqual(_textKey.AsSpan(0, _textKeyLength));
+        return type == SharcColumnType.Integer && _index.GetInt64(0) == _intKey;
+    }
+
+    private bool KindMatches(SharcDataReader reader, int ordinal)
+        => reader.GetColumnType(ordinal) == SharcColumnType.Text && reader.GetUtf8Span(ordinal).SequenceEqual(_kind);
+
+    private void ThrowMissingRow(long rowId)
+        => throw new SharcCorruptException($"index {_access.IndexName} has an entry for rowid {rowId}, which is not in {_access.TableName}");
+
+    public void Dispose()
+    {
+        _index.Dispose();
+        _row?.Dispose();
+    }
+}
