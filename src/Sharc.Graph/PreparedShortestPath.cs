@@ -128,14 +128,14 @@ public sealed class PreparedShortestPath : IDisposable
             int meet;
             if (_frontACount <= _frontBCount)
             {
-                meet = ExpandLevel(_forward, _frontA, _frontACount, depthF, _distF, _parentF, _edgeF, _distB);
+                meet = ExpandLevel(forward: true, _frontA, _frontACount, depthF);
                 (_frontA, _next) = (_next, _frontA);
                 _frontACount = _nextCount;
                 depthF++;
             }
             else
             {
-                meet = ExpandLevel(_backward, _frontB, _frontBCount, depthB, _distB, _parentB, _edgeB, _distF);
+                meet = ExpandLevel(forward: false, _frontB, _frontBCount, depthB);
                 (_frontB, _next) = (_next, _frontB);
                 _frontBCount = _nextCount;
                 depthB++;
@@ -146,8 +146,10 @@ public sealed class PreparedShortestPath : IDisposable
     }
 
     /// <summary>Labels the next level of one side; returns the meeting node with the smallest total distance, or -1.</summary>
-    private int ExpandLevel(EdgeCursor edges, int[] front, int count, int depth, int[] dist, int[] parent, long[] edge, int[] otherDist)
+    private int ExpandLevel(bool forward, int[] front, int count, int depth)
     {
+        // The per-node arrays are re-read after each neighbour: meeting a new node may grow them.
+        var edges = forward ? _forward : _backward;
         int best = -1, bestLength = int.MaxValue;
         _nextCount = 0;
         for (int i = 0; i < count; i++)
@@ -157,10 +159,12 @@ public sealed class PreparedShortestPath : IDisposable
             while (edges.MoveNext())
             {
                 int v = Neighbor(edges);
-                if (v < 0 || dist[v] >= 0) continue;
+                if (v < 0) continue;
+                var (dist, otherDist) = forward ? (_distF, _distB) : (_distB, _distF);
+                if (dist[v] >= 0) continue;
                 dist[v] = depth + 1;
-                parent[v] = u;
-                edge[v] = edges.EdgeRowId;
+                (forward ? _parentF : _parentB)[v] = u;
+                (forward ? _edgeF : _edgeB)[v] = edges.EdgeRowId;
                 if (_nextCount == _next.Length) Array.Resize(ref _next, _nextCount * 2);
                 _next[_nextCount++] = v;
                 if (otherDist[v] >= 0 && depth + 1 + otherDist[v] < bestLength)

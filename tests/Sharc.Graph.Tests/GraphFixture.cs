@@ -48,8 +48,10 @@ public sealed class RefGraph
 
     /// <summary>Plain one-ended BFS: the distance of every node reachable from <paramref name="start"/>.</summary>
     public Dictionary<long, int> Distances(long start, GraphDirection dir, string? kind, int maxDepth = int.MaxValue)
+        => Distances(Adjacency(dir, kind), start, maxDepth);
+
+    public static Dictionary<long, int> Distances(Dictionary<long, List<long>> adj, long start, int maxDepth = int.MaxValue)
     {
-        var adj = Adjacency(dir, kind);
         var dist = new Dictionary<long, int> { [start] = 0 };
         var queue = new Queue<long>();
         queue.Enqueue(start);
