@@ -106,7 +106,7 @@ public sealed class EdgeCursor : IDisposable
     /// <summary>The current edge's rowid in the edge table.</summary>
     public long EdgeRowId => Current.EdgeRowId;
 
-    internal bool NeighborIsText => Current.NeighborIsText;
+    internal bool NeighborHasType(SharcColumnType type) => Current.NeighborType == type;
 
     private EdgeSide Current => _current ?? GraphThrow.NoEdge<EdgeSide>();
 

@@ -115,7 +115,7 @@ internal sealed class EdgeSide : IDisposable
 
     public ReadOnlySpan<byte> NeighborUtf8 => _otherReader.GetUtf8Span(_otherOrdinal);
 
-    public bool NeighborIsText => _otherReader.GetColumnType(_otherOrdinal) == SharcColumnType.Text;
+    public SharcColumnType NeighborType => _otherReader.GetColumnType(_otherOrdinal);
 
     public bool HasKind => _kindOrdinal >= 0 && !_kindReader.IsNull(_kindOrdinal);
 

@@ -160,12 +160,13 @@ public sealed class PreparedBfs : IDisposable
                 bool added;
                 if (_text)
                 {
-                    // A key stored with another type is another key: it cannot name a node of a text graph.
-                    if (!_edges.NeighborIsText) continue;
+                    // A key stored with another type names no node of this graph.
+                    if (!_edges.NeighborHasType(SharcColumnType.Text)) continue;
                     id = _keys.GetOrAdd(_edges.NeighborUtf8, out added);
                 }
                 else
                 {
+                    if (!_edges.NeighborHasType(SharcColumnType.Integer)) continue;
                     id = _keys.GetOrAdd(_edges.NeighborInt64, out added);
                 }
                 if (!added) continue;

@@ -257,11 +257,12 @@ public sealed class PreparedShortestPath : IDisposable
         bool added;
         if (_text)
         {
-            if (!edges.NeighborIsText) return -1;
+            if (!edges.NeighborHasType(SharcColumnType.Text)) return -1;
             id = _keys.GetOrAdd(edges.NeighborUtf8, out added);
         }
         else
         {
+            if (!edges.NeighborHasType(SharcColumnType.Integer)) return -1;
             id = _keys.GetOrAdd(edges.NeighborInt64, out added);
         }
         if (added) Add(id);

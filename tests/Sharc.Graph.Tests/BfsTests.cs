@@ -101,6 +101,21 @@ public class BfsTests
         Enumerable.Range(0, bfs.VisitedCount).Select(bfs.GetKeyInt64).Should().Equal(10, 20, 30);
     }
 
+    [Fact]
+    public void EdgesToKeysOfAnotherTypeAreNotFollowed()
+    {
+        using var dir = new TempDir();
+        using var db = SharcDatabase.Create(dir.File("g.db"));
+        db.Execute("CREATE TABLE n(k INTEGER PRIMARY KEY); CREATE TABLE e(s INTEGER, t INTEGER); CREATE INDEX e_s ON e(s, t); CREATE INDEX e_t ON e(t, s);" +
+                   "INSERT INTO e VALUES (1, 'abc'), (1, NULL), (1, 2), (2, 2.5)");
+        var graph = new SharcGraph(db, new GraphSchema("n", "k", "e", "s", "t"));
+        using var bfs = graph.PrepareBfs();
+        bfs.Execute(1);
+        Enumerable.Range(0, bfs.VisitedCount).Select(bfs.GetKeyInt64).Should().Equal(1, 2);
+        using var search = graph.PrepareShortestPath();
+        search.TryFindFewestHops(1, 0).Should().BeFalse("'abc' is not the key 0");
+    }
+
     [Theory]
     [InlineData(GraphDirection.Out)]
     [InlineData(GraphDirection.Both)]

@@ -14,10 +14,19 @@ public sealed class TempDir : IDisposable
 
     public string File(string name) => System.IO.Path.Combine(Path, name);
 
+    /// <summary>Every database file a test wrote must pass SQLite's integrity_check: checked here, after the test's
+    /// databases are closed (a TempDir is declared first, so it is disposed last).</summary>
     public void Dispose()
     {
         SqliteConnection.ClearAllPools();
+        var failures = Directory.GetFiles(Path, "*.db")
+            .Select(f => (File: f, Result: GraphFixture.IntegrityCheck(f)))
+            .Where(x => x.Result != "ok")
+            .ToList();
+        SqliteConnection.ClearAllPools();
         try { Directory.Delete(Path, recursive: true); } catch (IOException) { } catch (UnauthorizedAccessException) { }
+        if (failures.Count > 0)
+            throw new InvalidOperationException("integrity_check failed: " + string.Join("; ", failures.Select(x => $"{x.File}: {x.Result}")));
     }
 }
 
