@@ -122,9 +122,9 @@ public sealed class PreparedShortestPath : IDisposable
         int depthF = 0, depthB = 0;
         while (_frontACount > 0 && _frontBCount > 0)
         {
-            // Whole levels only: a meeting found partway through a level may not be the closest one, so the level
-            // is finished and the best meeting of it taken. Before the level no node was reached from both ends, so
-            // the shortest path is longer than depthF + depthB, and every meeting of this level is that short.
+            // Whole levels only. Before a level no node was reached from both ends, so the shortest path is longer
+            // than depthF + depthB; a meeting in this level is at most depthF + 1 + depthB long, so it is shortest.
+            // Meetings found while the other side's level is still half expanded carry no such bound.
             int meet;
             if (_frontACount <= _frontBCount)
             {
