@@ -54,19 +54,8 @@ internal sealed class EdgeSide : IDisposable
     public void Begin(long key)
     {
         _intKey = key;
-        bool found;
-        if (_kindInPrefix)
-        {
-            _index.SetKeyPart(0, key);
-            _index.SetKeyPart(1, _kind);
-            found = _index.SeekKeyParts(2);
-        }
-        else
-        {
-            found = _index.SeekKey(key);
-        }
-        _onFirst = found;
-        _done = !found;
+        if (_kindInPrefix) _index.SetKeyPart(0, key);
+        Settle(_kindInPrefix ? SeekKeyAndKind() : _index.SeekKey(key));
     }
 
     public void Begin(ReadOnlySpan<byte> key)
@@ -74,17 +63,19 @@ internal sealed class EdgeSide : IDisposable
         if (_textKey.Length < key.Length) _textKey = new byte[Math.Max(key.Length, _textKey.Length * 2)];
         key.CopyTo(_textKey);
         _textKeyLength = key.Length;
-        bool found;
-        if (_kindInPrefix)
-        {
-            _index.SetKeyPart(0, key);
-            _index.SetKeyPart(1, _kind);
-            found = _index.SeekKeyParts(2);
-        }
-        else
-        {
-            found = _index.SeekKey(key);
-        }
+        if (_kindInPrefix) _index.SetKeyPart(0, key);
+        Settle(_kindInPrefix ? SeekKeyAndKind() : _index.SeekKey(key));
+    }
+
+    /// <summary>Seeks (key, kind), the key part already staged.</summary>
+    private bool SeekKeyAndKind()
+    {
+        _index.SetKeyPart(1, _kind);
+        return _index.SeekKeyParts(2);
+    }
+
+    private void Settle(bool found)
+    {
         _onFirst = found;
         _done = !found;
     }

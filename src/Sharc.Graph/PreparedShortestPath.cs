@@ -67,18 +67,14 @@ public sealed class PreparedShortestPath : IDisposable
     /// <summary>Finds a path with the fewest edges from <paramref name="from"/> to <paramref name="to"/>; false when there is none.</summary>
     public bool TryFindFewestHops(long from, long to)
     {
-        if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
-        _keys.Clear();
-        int s = Add(_keys.GetOrAdd(from, out _)), t = Add(_keys.GetOrAdd(to, out _));
+        var (s, t) = Ends(from, to);
         return Bidirectional(s, t);
     }
 
     /// <summary>Finds a path with the fewest edges between two UTF-8 text keys; false when there is none.</summary>
     public bool TryFindFewestHops(ReadOnlySpan<byte> from, ReadOnlySpan<byte> to)
     {
-        if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
-        _keys.Clear();
-        int s = Add(_keys.GetOrAdd(from, out _)), t = Add(_keys.GetOrAdd(to, out _));
+        var (s, t) = Ends(from, to);
         return Bidirectional(s, t);
     }
 
@@ -89,9 +85,7 @@ public sealed class PreparedShortestPath : IDisposable
     /// <exception cref="GraphNegativeWeightException">An edge the search follows has a negative or NaN weight.</exception>
     public bool TryFindLeastWeight(long from, long to)
     {
-        if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
-        _keys.Clear();
-        int s = Add(_keys.GetOrAdd(from, out _)), t = Add(_keys.GetOrAdd(to, out _));
+        var (s, t) = Ends(from, to);
         return Dijkstra(s, t);
     }
 
@@ -99,14 +93,27 @@ public sealed class PreparedShortestPath : IDisposable
     /// <exception cref="GraphNegativeWeightException">An edge the search follows has a negative or NaN weight.</exception>
     public bool TryFindLeastWeight(ReadOnlySpan<byte> from, ReadOnlySpan<byte> to)
     {
-        if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
-        _keys.Clear();
-        int s = Add(_keys.GetOrAdd(from, out _)), t = Add(_keys.GetOrAdd(to, out _));
+        var (s, t) = Ends(from, to);
         return Dijkstra(s, t);
     }
 
     /// <summary>Finds a path of least total weight between two text keys (encodes them).</summary>
     public bool TryFindLeastWeight(string from, string to) => TryFindLeastWeight(Encoding.UTF8.GetBytes(from), Encoding.UTF8.GetBytes(to));
+
+    /// <summary>Starts a search: forgets the last one's nodes and gives the two ends their ids.</summary>
+    private (int S, int T) Ends(long from, long to)
+    {
+        if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
+        _keys.Clear();
+        return (Add(_keys.GetOrAdd(from, out _)), Add(_keys.GetOrAdd(to, out _)));
+    }
+
+    private (int S, int T) Ends(ReadOnlySpan<byte> from, ReadOnlySpan<byte> to)
+    {
+        if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
+        _keys.Clear();
+        return (Add(_keys.GetOrAdd(from, out _)), Add(_keys.GetOrAdd(to, out _)));
+    }
 
     private bool Bidirectional(int s, int t)
     {
