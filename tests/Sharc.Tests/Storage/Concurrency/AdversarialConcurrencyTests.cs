@@ -469,6 +469,53 @@ public class AdversarialConcurrencyTests
         Oracle.Rows(path, "SELECT count(*) FROM big WHERE doomed = 1")[0][0].Should().Be(0L);
     }
 
+    [Fact]
+    public void A_reader_whose_move_to_the_latest_commit_timed_out_ends_its_session_once()
+    {
+        using var dir = new TempDir();
+        string path = CreateBank(dir, SharcJournalMode.Delete);
+        using var db = SharcDatabase.Open(path, Writable(spill: 16, busy: TimeSpan.FromMilliseconds(100)));
+        var failures = new ConcurrentQueue<string>();
+        PreparedReader reader;
+        using (var tx = db.BeginTransaction())
+        {
+            // A spilled transaction, then a reader positioned inside it (the writer's own view).
+            for (long i = 1; i <= 100; i++) db.Insert("acct", 1000 + i, 0L, Pad(i, 1_000));
+            reader = db.PrepareReader("acct", "bal");
+            reader.Seek(1).Should().BeTrue();
+            // Used next by another thread (one at a time): moving it to a committed snapshot waits for the spilled
+            // transaction and gives up at the busy timeout.
+            Exception? seen = null;
+            RunThreads(failures, ("seek elsewhere", () =>
+            {
+                try
+                {
+                    reader.Seek(2);
+                    failures.Enqueue("a snapshot was taken while a spilled transaction was open");
+                }
+                catch (SharcBusyException e)
+                {
+                    seen = e;
+                }
+            }));
+            failures.Should().BeEmpty();
+            seen.Should().NotBeNull();
+            tx.Rollback();
+        }
+        db.WritablePager.HasReaders.Should().BeFalse("the failed move ended the reader's session");
+
+        // Another reader's session must not be ended by the first reader's disposal.
+        using var other = db.CreateReader("acct", "bal");
+        other.Read().Should().BeTrue();
+        reader.Dispose();
+        db.WritablePager.HasReaders.Should().BeTrue("the other reader is still reading");
+        db.WritablePager.Lock.Level.Should().Be(Sharc.Storage.Locking.LockLevel.Shared);
+        long n = 1;
+        while (other.Read()) n++;
+        n.Should().Be(Accounts);
+        AssertNoSnapshotLeft(db);
+    }
+
     // ------------------------------------------------------------------ 4. DDL beside queries
 
     [Theory]
