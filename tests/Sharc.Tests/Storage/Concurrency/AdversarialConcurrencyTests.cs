@@ -516,6 +516,30 @@ public class AdversarialConcurrencyTests
         AssertNoSnapshotLeft(db);
     }
 
+    [Theory]
+    [InlineData(SharcJournalMode.Delete)]
+    [InlineData(SharcJournalMode.Wal)]
+    public void The_page_count_other_threads_see_is_the_committed_one_while_a_transaction_grows_the_file(SharcJournalMode mode)
+    {
+        using var dir = new TempDir();
+        string path = CreateBank(dir, mode);
+        using var db = SharcDatabase.Open(path, Writable());
+        uint committed = db.PageCount;
+        var failures = new ConcurrentQueue<string>();
+        uint seen = 0;
+        using (var tx = db.BeginTransaction())
+        {
+            for (long i = 1; i <= 50; i++) db.Insert("acct", 1000 + i, 0L, Pad(i, 2_000));
+            db.PageCount.Should().BeGreaterThan(committed, "the transaction sees its own pages");
+            RunThreads(failures, ("elsewhere", () => seen = db.PageCount));
+            tx.Commit();
+        }
+        failures.Should().BeEmpty();
+        seen.Should().Be(committed);
+        RunThreads(failures, ("after", () => seen = db.PageCount));
+        seen.Should().Be(db.WritablePager.PageCount);
+    }
+
     // ------------------------------------------------------------------ 4. DDL beside queries
 
     [Theory]
