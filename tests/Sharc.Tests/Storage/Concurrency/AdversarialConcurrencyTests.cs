@@ -543,12 +543,15 @@ public class AdversarialConcurrencyTests
     // ------------------------------------------------------------------ 4. DDL beside queries
 
     [Theory]
-    [InlineData(SharcJournalMode.Delete, 31)]
-    [InlineData(SharcJournalMode.Wal, 32)]
-    public void Ddl_on_other_tables_never_gives_queries_prepared_statements_or_seeks_wrong_results_or_corruption(SharcJournalMode mode, int seed)
+    [InlineData(SharcJournalMode.Delete, 31, SharcAutoVacuum.None)]
+    [InlineData(SharcJournalMode.Wal, 32, SharcAutoVacuum.None)]
+    [InlineData(SharcJournalMode.Delete, 33, SharcAutoVacuum.Full)]
+    [InlineData(SharcJournalMode.Wal, 34, SharcAutoVacuum.Full)]
+    public void Ddl_on_other_tables_never_gives_queries_prepared_statements_or_seeks_wrong_results_or_corruption(SharcJournalMode mode, int seed, SharcAutoVacuum vacuum)
     {
+        // With auto_vacuum, CREATE TABLE and DROP TABLE move root pages (the queried table's among them).
         using var dir = new TempDir();
-        string path = CreateBank(dir, mode);
+        string path = CreateBank(dir, mode, vacuum);
         var failures = new ConcurrentQueue<string>();
         int ddlLeft = 1;
         long schemaErrors = 0;
