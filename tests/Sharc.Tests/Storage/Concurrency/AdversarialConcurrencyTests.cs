@@ -540,6 +540,42 @@ public class AdversarialConcurrencyTests
         seen.Should().Be(db.WritablePager.PageCount);
     }
 
+    [Fact]
+    public void Switching_to_wal_while_another_threads_reader_is_open_is_refused_before_anything_is_written()
+    {
+        using var dir = new TempDir();
+        string path = CreateBank(dir, SharcJournalMode.Delete);
+        using var db = SharcDatabase.Open(path, Writable());
+        var failures = new ConcurrentQueue<string>();
+        Exception? seen = null;
+        using (var reader = db.CreateReader("acct", "bal"))
+        {
+            reader.Read().Should().BeTrue();
+            RunThreads(failures, ("switch", () =>
+            {
+                try
+                {
+                    db.SetJournalMode(SharcJournalMode.Wal);
+                }
+                catch (InvalidOperationException e)
+                {
+                    seen = e;
+                }
+            }));
+            failures.Should().BeEmpty();
+            seen.Should().NotBeNull();
+            db.JournalMode.Should().Be(SharcJournalMode.Delete);
+            long n = 1;
+            while (reader.Read()) n++;
+            n.Should().Be(Accounts);
+        }
+        db.SetJournalMode(SharcJournalMode.Wal);
+        Transfer(db, new Random(5));
+        CheckBank(db).Should().BeNull();
+        db.Dispose();
+        AssertBankFile(path);
+    }
+
     // ------------------------------------------------------------------ 4. DDL beside queries
 
     [Theory]
