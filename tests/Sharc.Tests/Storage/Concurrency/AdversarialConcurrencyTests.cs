@@ -469,6 +469,52 @@ public class AdversarialConcurrencyTests
         Oracle.Rows(path, "SELECT count(*) FROM big WHERE doomed = 1")[0][0].Should().Be(0L);
     }
 
+    [Theory]
+    [InlineData(SharcJournalMode.Delete)]
+    [InlineData(SharcJournalMode.Wal)]
+    public void A_transaction_past_the_spill_size_keeps_its_pages_in_memory_while_a_reader_is_active(SharcJournalMode mode)
+    {
+        using var dir = new TempDir();
+        string path = CreateBank(dir, mode);
+        using var db = SharcDatabase.Open(path, Writable(spill: 16, busy: TimeSpan.FromMilliseconds(100)));
+        var failures = new ConcurrentQueue<string>();
+        long seenElsewhere = -1;
+        using (var held = db.CreateReader("acct", "id", "pad"))
+        {
+            held.Read().Should().BeTrue();
+            RunThreads(failures, ("big writer", () =>
+            {
+                using var tx = db.BeginTransaction();
+                for (long i = 1; i <= 200; i++) db.Execute("INSERT INTO acct VALUES (?1, 0, ?2)", 1000 + i, Pad(i, 1_000));
+                // Not spilled (a reader is active): a new reader on a third thread neither waits nor sees the rows.
+                RunThreads(failures, ("third", () =>
+                {
+                    using var q = db.Query("SELECT count(*) FROM acct");
+                    q.Read();
+                    seenElsewhere = q.GetInt64(0);
+                }));
+                tx.Commit();
+            }));
+            failures.Should().BeEmpty();
+            seenElsewhere.Should().Be(Accounts);
+            long n = 1;
+            while (held.Read())
+            {
+                n++;
+                PadFits(held.GetInt64(0), held.GetString(1)).Should().BeTrue();
+            }
+            n.Should().Be(Accounts, "the held reader keeps the version it started on");
+        }
+        AssertNoSnapshotLeft(db);
+        using (var q = db.Query("SELECT count(*) FROM acct"))
+        {
+            q.Read();
+            q.GetInt64(0).Should().Be(Accounts + 200);
+        }
+        db.Dispose();
+        Oracle.IntegrityCheck(path).Should().Be("ok");
+    }
+
     [Fact]
     public void A_reader_whose_move_to_the_latest_commit_timed_out_ends_its_session_once()
     {
