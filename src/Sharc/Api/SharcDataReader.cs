@@ -202,7 +202,20 @@ public partial class SharcDataReader : IDisposable
         SharcDatabase.DatabaseState? state;
         // A statement's reader may stay positioned between runs: each positioning takes the run's snapshot.
         if (_statement is not null) state = _statement.Enter(_view);
-        else state = _db.RefreshReadSession(_view!);
+        else
+        {
+            try
+            {
+                state = _db.RefreshReadSession(_view!);
+            }
+            catch
+            {
+                // The old session was ended before the new one failed to begin (busy): nothing is left to end. Left
+                // set, a later EndSession would end the session of another reader of this database (its SHARED lock).
+                _session = false;
+                throw;
+            }
+        }
         if (state is null) return;
         _checkVersion = _view!.IsWriterView;
         if (_plan.SchemaCookie != state.Header.SchemaCookie)

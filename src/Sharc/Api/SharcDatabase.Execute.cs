@@ -142,6 +142,9 @@ public sealed partial class SharcDatabase
                 if (foreignKeys) EndForeignKeyStatement(autocommit: false);
                 pager.CommitStatement();
                 if (_schemaDirty) ReloadSchema();
+                // As the C# API's writes do (RunWriteOwned): without this, a transaction of SQL statements never
+                // spilled and kept every changed page in memory, whatever SpillPages said.
+                pager.SpillIfNeeded();
                 return r;
             }
             catch (SharcConstraintException e) when (ActionOf(e, onConstraint) == SqlConflictAction.Fail)

@@ -53,6 +53,9 @@ public sealed partial class SharcDatabase
         if (mode == JournalMode) return;
         if (mode == SharcJournalMode.Wal)
         {
+            // As leaving WAL mode does, before anything is written: a read session begun in rollback-journal mode
+            // holds only SHARED, and a WAL transaction begun while it is open would take none of WAL's sole-user locks.
+            if (pager.HasReaders) throw new InvalidOperationException("close the database's readers before changing the journal mode");
             RunWrite(0, static (db, _) =>
             {
                 // A log left from an earlier WAL era must not be replayed over the new one.

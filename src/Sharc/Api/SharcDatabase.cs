@@ -50,8 +50,12 @@ public sealed partial class SharcDatabase : IDisposable
     /// </summary>
     public int PageSize => _source.PageSize;
 
-    /// <summary>The number of pages in the database.</summary>
-    public uint PageCount => _source.PageCount;
+    /// <summary>The number of pages in the database (inside a transaction, the transaction's own; elsewhere the latest commit's).</summary>
+    public uint PageCount
+        => _pager is { } pager && !(pager.InTransaction && pager.Concurrency.CurrentFlowOwnsWrite)
+            // Another thread's open transaction may have added or cut pages: they are not committed yet.
+            ? pager.Concurrency.Current.PageCount
+            : _source.PageCount;
 
     /// <summary>The text encoding of the database.</summary>
     public SharcTextEncoding TextEncoding => Header.TextEncoding;

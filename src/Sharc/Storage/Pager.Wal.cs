@@ -28,11 +28,17 @@ internal sealed partial class Pager
     public void UseWal()
     {
         if (_wal is not null) return;
-        _wal = new WalLog(_fs, _path + "-wal", PageSize, _cache.Sync);
-        _shm = new ShmLock(_fs, _path + "-shm");
-        _wal.Refresh();
-        if (_wal.DbPageCount != 0) PageCount = _wal.DbPageCount;
-        _cache.InvalidateAll();
+        // Under the gate, and the -shm lock before the log: a reader of another thread beginning its session
+        // (BeginRead) must see either rollback-journal mode or a whole WAL pager, never a log without its lock.
+        lock (_gate)
+        {
+            var wal = new WalLog(_fs, _path + "-wal", PageSize, _cache.Sync);
+            _shm = new ShmLock(_fs, _path + "-shm");
+            wal.Refresh();
+            _wal = wal;
+            if (_wal.DbPageCount != 0) PageCount = _wal.DbPageCount;
+            _cache.InvalidateAll();
+        }
     }
 
     /// <summary>

@@ -187,9 +187,12 @@ internal sealed partial class Pager : IPageSource
                     throw;
                 }
             }
+            // Under the gate: a reader of another thread ending its session between the lock taken above and this
+            // flag would otherwise see no transaction and release the locks (RESERVED, or WAL's sole-user locks) the
+            // transaction has just taken, leaving it to write with no lock against other connections.
+            _pageCountAtStart = PageCount;
+            InTransaction = true;
         }
-        _pageCountAtStart = PageCount;
-        InTransaction = true;
     }
 
     /// <summary>Set when another connection's commit was noticed; the owner reloads its schema and clears it.</summary>
