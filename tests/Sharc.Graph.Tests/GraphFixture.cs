@@ -191,17 +191,6 @@ public static class GraphFixture
         cmd.ExecuteNonQuery();
     }
 
-    /// <summary>Bytes allocated by <paramref name="action"/> run <paramref name="iterations"/> times after as many warm-up runs (best of three).</summary>
-    public static long Measure(Action action, int iterations)
-    {
-        for (int i = 0; i < iterations; i++) action();
-        long best = long.MaxValue;
-        for (int round = 0; round < 3 && best != 0; round++)
-        {
-            long before = GC.GetAllocatedBytesForCurrentThread();
-            for (int i = 0; i < iterations; i++) action();
-            best = Math.Min(best, GC.GetAllocatedBytesForCurrentThread() - before);
-        }
-        return best;
-    }
+    /// <summary>See <see cref="Sharc.Testing.AllocationMeasure.Measure"/>.</summary>
+    public static long Measure(Action action, int iterations) => Sharc.Testing.AllocationMeasure.Measure(action, iterations);
 }

@@ -189,11 +189,7 @@ public partial class SharcDataReader : IDisposable
         _session = true;
         _checkVersion = _view is { IsWriterView: true };
         _version = _db.DataVersion;
-        if (_plan.SchemaCookie != state.Header.SchemaCookie)
-        {
-            EndSession();
-            throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
-        }
+        CheckSchema(state);
     }
 
     private void RefreshSession()
@@ -218,11 +214,15 @@ public partial class SharcDataReader : IDisposable
         }
         if (state is null) return;
         _checkVersion = _view!.IsWriterView;
-        if (_plan.SchemaCookie != state.Header.SchemaCookie)
-        {
-            EndSession();
-            throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
-        }
+        CheckSchema(state);
+    }
+
+    /// <summary>A session reading another schema than the reader was planned for ends, with a typed error.</summary>
+    private void CheckSchema(SharcDatabase.DatabaseState state)
+    {
+        if (_plan.SchemaCookie == state.Header.SchemaCookie) return;
+        EndSession();
+        throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
     }
 
     private void EndSession()

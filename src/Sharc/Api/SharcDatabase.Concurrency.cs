@@ -60,12 +60,21 @@ public sealed partial class SharcDatabase
     /// connection's commit is noticed: the new committed pages, no transaction being open).
     /// </summary>
     private object LoadStateForPublication()
+        => LoadState(_txState ?? (DatabaseState?)_pager!.Concurrency.LatestState, reloadSchema: _schemaDirty || _pager!.ExternalChange);
+
+    /// <summary>
+    /// Page 1 and, when it changed (or <paramref name="reloadSchema"/>), sqlite_schema, read through the database's
+    /// own source; the schema of <paramref name="current"/> is kept when its cookie still matches.
+    /// </summary>
+    private DatabaseState LoadState(DatabaseState? current, bool reloadSchema)
     {
         var header = ReadHeader(_source);
-        var current = _txState ?? (DatabaseState?)_pager!.Concurrency.LatestState;
-        bool reload = _schemaDirty || current is null || current.Header.SchemaCookie != header.SchemaCookie || _pager!.ExternalChange;
-        return new DatabaseState(header, reload ? SchemaLoader.Load(_source, header) : current!.Schema);
+        bool same = !reloadSchema && current is not null && current.Header.SchemaCookie == header.SchemaCookie;
+        return new DatabaseState(header, same ? current!.Schema : SchemaLoader.Load(_source, header));
     }
+
+    /// <summary>True when the calling flow owns the open write transaction (it reads its own uncommitted pages).</summary>
+    private bool InOwnTransaction => _pager is { InTransaction: true } pager && pager.Concurrency.CurrentFlowOwnsWrite;
 
     /// <summary>Re-reads header (and schema) as this flow sees them: the transaction's own state, or the committed one.</summary>
     private void SetLoadedState(DatabaseState state)
@@ -103,7 +112,7 @@ public sealed partial class SharcDatabase
         pager.BeginRead();
         try
         {
-            if (pager.InTransaction && pager.Concurrency.CurrentFlowOwnsWrite)
+            if (InOwnTransaction)
             {
                 view.SetWriterView();
                 return State;
@@ -125,9 +134,8 @@ public sealed partial class SharcDatabase
     /// </summary>
     internal DatabaseState? RefreshReadSession(PageView view)
     {
-        var pager = _pager!;
-        bool writer = pager.InTransaction && pager.Concurrency.CurrentFlowOwnsWrite;
-        if (view.IsWriterView ? writer : !writer && pager.Concurrency.LatestVersion == view.Version) return null;
+        bool writer = InOwnTransaction;
+        if (view.IsWriterView ? writer : !writer && _pager!.Concurrency.LatestVersion == view.Version) return null;
         EndReadSession(view);
         return BeginReadSession(view);
     }
@@ -139,12 +147,7 @@ public sealed partial class SharcDatabase
         _source.EndRead();
     }
 
-    private void ReloadReadOnlyState()
-    {
-        var header = ReadHeader(_source);
-        var current = _readOnlyState;
-        _readOnlyState = new DatabaseState(header, header.SchemaCookie == current.Header.SchemaCookie ? current.Schema : SchemaLoader.Load(_source, header));
-    }
+    private void ReloadReadOnlyState() => _readOnlyState = LoadState(_readOnlyState, reloadSchema: false);
 
     // ---------------------------------------------------------------- write ownership
 
@@ -165,13 +168,16 @@ public sealed partial class SharcDatabase
     /// page 1): on a writable database it holds the write lock meanwhile, so that outside this flow's transaction
     /// what it reads is the latest commit and nothing changes under it.
     /// </summary>
-    internal T UnderWriteLock<T>(Func<SharcDatabase, T> read)
+    internal T UnderWriteLock<T>(Func<SharcDatabase, T> read) => UnderWriteLock(read, static (db, r) => r(db));
+
+    /// <summary><see cref="UnderWriteLock{T}(Func{SharcDatabase, T})"/> with state instead of a closure.</summary>
+    internal T UnderWriteLock<TState, T>(TState state, Func<SharcDatabase, TState, T> op)
     {
-        if (_pager is null) return read(this);
+        if (_pager is null) return op(this, state);
         var entered = EnterWriteStatement();
         try
         {
-            return read(this);
+            return op(this, state);
         }
         finally
         {

@@ -16,15 +16,7 @@ public sealed partial class SharcDatabase
     public int Checkpoint()
     {
         if (OwnsTransaction) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
-        var entered = EnterWriteStatement();
-        try
-        {
-            return WritablePager.Checkpoint();
-        }
-        finally
-        {
-            ExitWriteStatement(entered);
-        }
+        return UnderWriteLock(static db => db.WritablePager.Checkpoint());
     }
 
     /// <summary>
@@ -36,15 +28,11 @@ public sealed partial class SharcDatabase
     public void SetJournalMode(SharcJournalMode mode)
     {
         if (OwnsTransaction) throw new InvalidOperationException("the journal mode cannot change inside a transaction");
-        var entered = EnterWriteStatement();
-        try
+        UnderWriteLock(mode, static (db, m) =>
         {
-            SetJournalModeOwned(mode);
-        }
-        finally
-        {
-            ExitWriteStatement(entered);
-        }
+            db.SetJournalModeOwned(m);
+            return 0;
+        });
     }
 
     private void SetJournalModeOwned(SharcJournalMode mode)

@@ -262,8 +262,7 @@ public sealed partial class SharcDatabase
     {
         _schemaDirty = false;
         _writers.Clear();
-        var header = ReadHeader(_source);
-        SetLoadedState(new DatabaseState(header, SchemaLoader.Load(_source, header)));
+        SetLoadedState(LoadState(null, reloadSchema: true));
         _writersSchema = Schema;
     }
 

@@ -52,7 +52,7 @@ public sealed partial class SharcDatabase : IDisposable
 
     /// <summary>The number of pages in the database (inside a transaction, the transaction's own; elsewhere the latest commit's).</summary>
     public uint PageCount
-        => _pager is { } pager && !(pager.InTransaction && pager.Concurrency.CurrentFlowOwnsWrite)
+        => _pager is { } pager && !InOwnTransaction
             // Another thread's open transaction may have added or cut pages: they are not committed yet.
             ? pager.Concurrency.Current.PageCount
             : _source.PageCount;

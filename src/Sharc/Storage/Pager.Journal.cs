@@ -37,7 +37,7 @@ internal sealed partial class Pager
             PageCount = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == fileCounter ? headerCount : filePages;
             DataVersion++;
             ExternalChange = true;
-            Concurrency.Publish(PageCount, CommittedState?.Invoke());
+            PublishVersion();
             return true;
         }
         return false;
@@ -69,7 +69,7 @@ internal sealed partial class Pager
                 // The commit point: once the journal is gone, the transaction is durable.
                 DeleteJournal();
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
-                PublishCommit();
+                PublishVersion();
             }
             else if (_journal is not null)
             {

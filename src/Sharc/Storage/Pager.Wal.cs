@@ -156,7 +156,7 @@ internal sealed partial class Pager
         }
         DataVersion++;
         ExternalChange = true;
-        Concurrency.Publish(PageCount, CommittedState?.Invoke());
+        PublishVersion();
         return true;
     }
 
@@ -182,7 +182,7 @@ internal sealed partial class Pager
                 wal.Sync();
                 wal.MarkCommitted();
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
-                PublishCommit();
+                PublishVersion();
             }
         }
         catch

@@ -288,16 +288,18 @@ internal sealed partial class Pager : IPageSource
     /// </summary>
     private void KeepCommittedImages()
     {
-        if (!Concurrency.BeginOverwrite()) return;
-        long next = Concurrency.NextVersion;
+        if (!Concurrency.BeginOverwrite(out long next)) return;
         foreach (uint page in _dirty.Keys)
             if (page <= _pageCountAtStart) _cache.KeepVersion(page, next);
         for (uint page = PageCount + 1; page <= _pageCountAtStart; page++)
             if (!_dirty.ContainsKey(page)) _cache.KeepVersion(page, next);
     }
 
-    /// <summary>Publishes the committed transaction as the new version readers start from.</summary>
-    private void PublishCommit() => Concurrency.Publish(PageCount, CommittedState?.Invoke());
+    /// <summary>
+    /// Publishes what is committed now (this transaction's commit, or another connection's noticed) as the version new
+    /// readers start from, with the owner's state for it.
+    /// </summary>
+    private void PublishVersion() => Concurrency.Publish(PageCount, CommittedState?.Invoke());
 
     /// <summary>A committing page 1: change counter bumped, size recorded, and the size marked valid for this counter.</summary>
     private void StampPage1()

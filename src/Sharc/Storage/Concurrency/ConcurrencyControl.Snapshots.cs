@@ -9,9 +9,9 @@ internal sealed partial class ConcurrencyControl
     private long _version;
     private uint _pageCount;
     private object? _state;
-    // Readers per version they read (versions only grow, so few keys are ever live).
+    // Readers per version they read (versions only grow, so few keys are ever live); a version without readers has
+    // no entry, so an empty map means no reader.
     private readonly Dictionary<long, int> _readers = new();
-    private int _readerCount;
     // Set while committed content is being overwritten with nothing kept for readers (a commit with no reader to
     // keep it for, or a transaction whose pages were spilled into the file): new snapshots wait.
     private bool _publishing;
@@ -56,22 +56,11 @@ internal sealed partial class ConcurrencyControl
     {
         lock (Sync)
         {
-            if (_publishing || _spilled) WaitForPublication(timeout);
+            if ((_publishing || _spilled) && !MonitorWait.Until(Sync, timeout, this, static cc => !cc._publishing && !cc._spilled))
+                throw new SharcBusyException("database is locked: a large transaction of another thread has written uncommitted pages into the file; the read waited for it until the busy timeout");
             _readers.TryGetValue(_version, out int n);
             _readers[_version] = n + 1;
-            _readerCount++;
             return new Snapshot(_version, _pageCount, _state);
-        }
-    }
-
-    private void WaitForPublication(TimeSpan timeout)
-    {
-        var deadline = DateTime.UtcNow + timeout;
-        while (_publishing || _spilled)
-        {
-            var left = deadline - DateTime.UtcNow;
-            if (left <= TimeSpan.Zero || !Monitor.Wait(Sync, left) && (_publishing || _spilled))
-                throw new SharcBusyException("database is locked: a large transaction of another thread has written uncommitted pages into the file; the read waited for it until the busy timeout");
         }
     }
 
@@ -83,7 +72,6 @@ internal sealed partial class ConcurrencyControl
             if (!_readers.TryGetValue(version, out int n)) return;
             if (n <= 1) _readers.Remove(version);
             else _readers[version] = n - 1;
-            _readerCount--;
             _cache.PruneVersions(OldestReader());
         }
     }
@@ -93,7 +81,7 @@ internal sealed partial class ConcurrencyControl
     {
         get
         {
-            lock (Sync) return _readerCount > 0;
+            lock (Sync) return _readers.Count > 0;
         }
     }
 
@@ -111,25 +99,18 @@ internal sealed partial class ConcurrencyControl
 
     /// <summary>
     /// The writer is about to overwrite committed content. Returns true when readers are active: the caller must then
-    /// keep the committed image of every page it changes (<see cref="PageCache.KeepVersion"/>) before overwriting it.
-    /// Otherwise new readers wait until <see cref="Publish"/>.
+    /// keep the committed image of every page it changes (<see cref="PageCache.KeepVersion"/>), tagged with
+    /// <paramref name="supersededAt"/> (the version the commit will publish), before overwriting it. Otherwise new
+    /// readers wait until <see cref="Publish"/>.
     /// </summary>
-    public bool BeginOverwrite()
+    public bool BeginOverwrite(out long supersededAt)
     {
         lock (Sync)
         {
-            if (_readerCount > 0) return true;
+            supersededAt = _version + 1;
+            if (_readers.Count > 0) return true;
             _publishing = true;
             return false;
-        }
-    }
-
-    /// <summary>The version a commit in progress will publish (images kept now are superseded by it).</summary>
-    public long NextVersion
-    {
-        get
-        {
-            lock (Sync) return _version + 1;
         }
     }
 
@@ -141,7 +122,7 @@ internal sealed partial class ConcurrencyControl
     {
         lock (Sync)
         {
-            if (_readerCount > 0) return false;
+            if (_readers.Count > 0) return false;
             _spilled = true;
             return true;
         }

@@ -77,16 +77,8 @@ internal sealed partial class ConcurrencyControl
         if (CurrentFlowOwnsWrite) return false;
         lock (_writeGate)
         {
-            if (_owned)
-            {
-                var deadline = DateTime.UtcNow + timeout;
-                while (_owned)
-                {
-                    var left = deadline - DateTime.UtcNow;
-                    if (left <= TimeSpan.Zero || !Monitor.Wait(_writeGate, left) && _owned)
-                        throw new SharcBusyException($"database is locked: another thread's transaction or statement is writing {path} (waited {timeout.TotalMilliseconds:0} ms, the busy timeout)");
-                }
-            }
+            if (_owned && !MonitorWait.Until(_writeGate, timeout, this, static cc => !cc._owned))
+                throw new SharcBusyException($"database is locked: another thread's transaction or statement is writing {path} (waited {timeout.TotalMilliseconds:0} ms, the busy timeout)");
             if (transaction)
             {
                 var token = new object();

@@ -30,7 +30,7 @@ internal sealed partial class ConcurrencyControl
     {
         lock (Sync)
         {
-            if (_readerCount > 0) throw new InvalidOperationException("close the database's readers before changing the page size");
+            if (_readers.Count > 0) throw new InvalidOperationException("close the database's readers before changing the page size");
             _cache = cache;
         }
     }
