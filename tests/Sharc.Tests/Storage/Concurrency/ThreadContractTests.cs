@@ -9,8 +9,32 @@ namespace Sharc.Tests.Storage.Concurrency;
 /// events (no timing): writes wait for another thread's transaction, reads see only committed data, a transaction
 /// sees its own, readers keep their snapshot across commits, connections in one process exclude each other.
 /// </summary>
-public class ThreadContractTests
+public class ThreadContractTests : IDisposable
 {
+    // One folder per test; when the test is over, its database must pass SQLite's integrity_check and read the same
+    // rows in SQLite as in Sharc.
+    private readonly TempDir _dir = new();
+
+    public void Dispose()
+    {
+        string path = _dir.File("c.db");
+        try
+        {
+            if (!File.Exists(path)) return;
+            Oracle.IntegrityCheck(path).Should().Be("ok");
+            var expected = Oracle.Rows(path, "SELECT id, v FROM t ORDER BY id").Select(r => $"{r[0]}|{r[1]}").ToList();
+            using var db = SharcDatabase.Open(path);
+            var actual = new List<string>();
+            using (var r = db.CreateReader("t", "id", "v"))
+                while (r.Read()) actual.Add($"{r.GetInt64(0)}|{r.GetString(1)}");
+            actual.Should().Equal(expected);
+        }
+        finally
+        {
+            _dir.Dispose();
+        }
+    }
+
     private static SharcDatabase NewDatabase(TempDir dir, SharcJournalMode mode = SharcJournalMode.Delete, TimeSpan? busy = null)
     {
         string path = dir.File("c.db");
@@ -59,7 +83,7 @@ public class ThreadContractTests
     [InlineData(SharcJournalMode.Wal)]
     public void Another_threads_write_waits_for_the_open_transaction_and_its_reads_see_only_committed_rows(SharcJournalMode mode)
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir, mode);
         var tx = db.BeginTransaction();
         db.Execute("INSERT INTO t VALUES (3, 'three')");
@@ -91,7 +115,7 @@ public class ThreadContractTests
     [Fact]
     public void A_rolled_back_transaction_was_never_visible_to_other_threads()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir);
         using (var tx = db.BeginTransaction())
         {
@@ -108,7 +132,7 @@ public class ThreadContractTests
     [Fact]
     public void A_write_on_another_thread_times_out_with_a_busy_error_while_a_transaction_stays_open()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir, busy: TimeSpan.FromMilliseconds(100));
         using var tx = db.BeginTransaction();
         var e = Elsewhere(() => db.Invoking(x => x.Insert("t", null, "late")).Should().Throw<SharcBusyException>()).Result;
@@ -119,7 +143,7 @@ public class ThreadContractTests
     [Fact]
     public void A_second_transaction_on_the_same_thread_is_refused_and_sql_begin_says_so_as_sqlite_does()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir);
         using var tx = db.BeginTransaction();
         db.Invoking(x => x.BeginTransaction()).Should().Throw<InvalidOperationException>();
@@ -129,7 +153,7 @@ public class ThreadContractTests
     [Fact]
     public void Sql_commit_on_another_thread_does_not_commit_this_threads_transaction()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir);
         db.Execute("BEGIN");
         db.Execute("INSERT INTO t VALUES (3, 'three')");
@@ -144,7 +168,7 @@ public class ThreadContractTests
     [InlineData(SharcJournalMode.Wal)]
     public void A_reader_keeps_its_snapshot_across_commits_and_a_new_seek_reads_the_latest(SharcJournalMode mode)
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir, mode);
         using (var tx = db.BeginTransaction())
         {
@@ -183,7 +207,7 @@ public class ThreadContractTests
     [Fact]
     public void Two_connections_in_one_process_exclude_each_others_writes()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var first = NewDatabase(dir);
         using var second = SharcDatabase.Open(dir.File("c.db"), new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromMilliseconds(100) });
         using (var tx = first.BeginTransaction())
@@ -201,7 +225,7 @@ public class ThreadContractTests
     [Fact]
     public void Last_changes_is_the_calling_threads_own()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         using var db = NewDatabase(dir);
         db.Execute("UPDATE t SET v = v || '!'");
         db.LastChanges.Should().Be(2);
@@ -216,7 +240,7 @@ public class ThreadContractTests
     [Fact]
     public void A_journal_removed_between_looking_and_opening_is_not_hot()
     {
-        using var dir = new TempDir();
+        var dir = _dir;
         HotJournal.IsHot(new VanishingJournal(), dir.File("x.db-journal")).Should().BeFalse();
     }
 
