@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Text;
 
 namespace Sharc.Graph;
@@ -18,15 +19,37 @@ public sealed record BfsOptions
     public int MaxDepth { get; init; } = int.MaxValue;
 
     /// <summary>Stops after this many nodes are visited, start nodes included (default: unlimited);
-    /// <see cref="PreparedBfs.BudgetExhausted"/> then says so.</summary>
+    /// <see cref="PreparedBfs.StopReason"/> is then <see cref="Graph.StopReason.NodeBudget"/>.</summary>
     public int MaxNodes { get; init; } = int.MaxValue;
+
+    /// <summary>
+    /// The fan-out cap: at most this many edges are followed from each expanded node (default: unlimited), the first
+    /// ones in index order. An edge counts when it is followed — it passed the kind and edge filters — whether or
+    /// not its neighbour was new; the node's remaining edges are not read.
+    /// </summary>
+    public int MaxEdgesPerNode { get; init; } = int.MaxValue;
+
+    /// <summary>
+    /// Stops once this much time has passed since the execution began (default null: no limit);
+    /// <see cref="PreparedBfs.StopReason"/> is then <see cref="Graph.StopReason.TimeBudget"/>. The clock is read
+    /// before the first expansion and then every 64 edges or expansions, so a zero budget visits only the starts and
+    /// an execution may overrun by the time of 64 steps.
+    /// </summary>
+    public TimeSpan? TimeBudget { get; init; }
 }
+
 
 /// <summary>
 /// A prepared breadth-first traversal. Each <c>Execute</c> visits the nodes reachable from the start nodes in
 /// breadth-first order, giving each its depth and the edge it was first reached by. Visits are numbered
 /// 0…<see cref="VisitedCount"/>−1 in that order, so depths never decrease; the results are the visits from
 /// <see cref="FirstResult"/> on (those at <see cref="BfsOptions.MinDepth"/> or deeper).
+/// <para>
+/// Start nodes are staged with <see cref="AddStart(long)"/> (integer or UTF-8 keys, any number, duplicates count
+/// once) and run by <see cref="Execute()"/>; <c>Execute(start)</c> replaces the staged starts with the given ones.
+/// <see cref="Execute{TEdgeFilter, TNodeFilter}(ref TEdgeFilter, ref TNodeFilter)"/> runs with an edge and a node
+/// filter (struct implementations of <see cref="IBfsEdgeFilter"/> and <see cref="IBfsNodeFilter"/>).
+/// </para>
 /// <para>
 /// Results are valid until the next <c>Execute</c> of the same object, which overwrites them; copy what you keep.
 /// Re-execution allocates nothing once the internal arrays have grown to the largest traversal's size.
@@ -35,22 +58,31 @@ public sealed record BfsOptions
 /// </summary>
 public sealed class PreparedBfs : IDisposable
 {
+    private const int ClockInterval = 64;
     private readonly EdgeCursor _edges;
-    private readonly NodeKeyTable _keys;
+    // Visited keys (id = visit number), staged starts, and keys a node filter refused in this execution.
+    private readonly NodeKeyTable _keys, _starts, _refused;
     private readonly bool _text;
+    private readonly long _budgetTicks;
     private int[] _depth = new int[64];
     private int[] _parent = new int[64];
     private long[] _parentEdge = new long[64];
+    private bool _running;
 
     internal PreparedBfs(SharcGraph graph, BfsOptions options)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(options.MinDepth);
         ArgumentOutOfRangeException.ThrowIfNegative(options.MaxDepth);
         ArgumentOutOfRangeException.ThrowIfLessThan(options.MaxNodes, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(options.MaxEdgesPerNode, 1);
+        if (options.TimeBudget is { } budget) ArgumentOutOfRangeException.ThrowIfLessThan(budget, TimeSpan.Zero);
         Options = options;
         _text = graph.KeyType == GraphKeyType.Text;
         _edges = graph.PrepareEdges(options.Direction, options.Kind);
         _keys = new NodeKeyTable(_text);
+        _starts = new NodeKeyTable(_text);
+        _refused = new NodeKeyTable(_text);
+        _budgetTicks = options.TimeBudget is { } t ? StopwatchTicks(t) : -1;
     }
 
     /// <summary>The traversal's options.</summary>
@@ -65,41 +97,102 @@ public sealed class PreparedBfs : IDisposable
     /// <summary>How many results the last execution produced.</summary>
     public int ResultCount => VisitedCount - FirstResult;
 
-    /// <summary>True when the last execution stopped on reaching <see cref="BfsOptions.MaxNodes"/> visits (more nodes may have been reachable).</summary>
-    public bool BudgetExhausted { get; private set; }
+    /// <summary>Why the last execution ended. Whatever the reason, every visit made has its depth and parent.</summary>
+    public StopReason StopReason { get; private set; }
 
-    /// <summary>Traverses from one node (integer keys).</summary>
+    /// <summary>True when the last execution stopped on a budget (<see cref="StopReason"/> is not <see cref="StopReason.Completed"/>): more nodes may have been reachable.</summary>
+    public bool BudgetExhausted => StopReason != StopReason.Completed;
+
+    /// <summary>How many distinct start nodes are staged.</summary>
+    public int StartCount => _starts.Count;
+
+    /// <summary>Forgets the staged start nodes.</summary>
+    public void ClearStarts() => _starts.Clear();
+
+    /// <summary>Stages a start node (integer keys); a key staged twice counts once.</summary>
+    /// <exception cref="GraphKeyTypeException">The graph's keys are text.</exception>
+    public void AddStart(long key)
+    {
+        if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
+        _starts.GetOrAdd(key, out _);
+    }
+
+    /// <summary>Stages a start node (UTF-8 text keys; the bytes are copied); a key staged twice counts once.</summary>
+    /// <exception cref="GraphKeyTypeException">The graph's keys are integers.</exception>
+    public void AddStart(ReadOnlySpan<byte> utf8Key)
+    {
+        if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
+        _starts.GetOrAdd(utf8Key, out _);
+    }
+
+    /// <summary>Stages a start node (text keys; encodes the key, so allocates).</summary>
+    public void AddStart(string key) => AddStart(Encoding.UTF8.GetBytes(key ?? throw new ArgumentNullException(nameof(key))));
+
+    /// <summary>Traverses from the staged start nodes, all at depth 0, following every edge (of the kind, if set).</summary>
+    public void Execute()
+    {
+        FollowAllEdges edges = default;
+        VisitAllNodes nodes = default;
+        Execute(ref edges, ref nodes);
+    }
+
+    /// <summary>
+    /// Traverses from the staged start nodes, following only the edges <paramref name="edgeFilter"/> accepts and
+    /// visiting only the nodes <paramref name="nodeFilter"/> accepts (see the interfaces for when each is called).
+    /// Pass <see cref="FollowAllEdges"/> or <see cref="VisitAllNodes"/> for no filter: that code then vanishes from
+    /// the loop. The filters are passed by reference, so state they keep (counters, say) is seen by the caller.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">Called from a filter of this same traversal.</exception>
+    public void Execute<TEdgeFilter, TNodeFilter>(ref TEdgeFilter edgeFilter, ref TNodeFilter nodeFilter)
+        where TEdgeFilter : struct, IBfsEdgeFilter
+        where TNodeFilter : struct, IBfsNodeFilter
+    {
+        if (_running) ThrowReentered();
+        _running = true;
+        try
+        {
+            _keys.Clear();
+            _refused.Clear();
+            StopReason = StopReason.Completed;
+            Run(ref edgeFilter, ref nodeFilter);
+            int first = 0;
+            while (first < _keys.Count && _depth[first] < Options.MinDepth) first++;
+            FirstResult = first;
+        }
+        finally
+        {
+            _running = false;
+        }
+    }
+
+    /// <summary>Traverses from one node (integer keys), which replaces the staged starts.</summary>
     public void Execute(long start)
     {
-        Begin();
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
-        AddStart(_keys.GetOrAdd(start, out bool added), added);
-        Run();
+        _starts.Clear();
+        AddStart(start);
+        Execute();
     }
 
-    /// <summary>Traverses from several nodes at once, all at depth 0 (integer keys; duplicates count once).</summary>
+    /// <summary>Traverses from several nodes at once, all at depth 0 (integer keys; duplicates count once); they replace the staged starts.</summary>
     public void Execute(ReadOnlySpan<long> starts)
     {
-        Begin();
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
-        foreach (long s in starts)
-        {
-            if (_keys.Count >= Options.MaxNodes) { BudgetExhausted = true; break; }
-            AddStart(_keys.GetOrAdd(s, out bool added), added);
-        }
-        Run();
+        _starts.Clear();
+        foreach (long s in starts) AddStart(s);
+        Execute();
     }
 
-    /// <summary>Traverses from one node (UTF-8 text keys).</summary>
+    /// <summary>Traverses from one node (UTF-8 text keys), which replaces the staged starts.</summary>
     public void Execute(ReadOnlySpan<byte> utf8Start)
     {
-        Begin();
         if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
-        AddStart(_keys.GetOrAdd(utf8Start, out bool added), added);
-        Run();
+        _starts.Clear();
+        AddStart(utf8Start);
+        Execute();
     }
 
-    /// <summary>Traverses from one node (text keys; encodes the key).</summary>
+    /// <summary>Traverses from one node (text keys; encodes the key), which replaces the staged starts.</summary>
     public void Execute(string start) => Execute(Encoding.UTF8.GetBytes(start ?? throw new ArgumentNullException(nameof(start))));
 
     /// <summary>The key of visit <paramref name="visit"/> (integer graphs).</summary>
@@ -122,6 +215,9 @@ public sealed class PreparedBfs : IDisposable
         return parentVisit >= 0;
     }
 
+    /// <summary>The visited keys of the last execution, id = visit number (for traversals built on this one).</summary>
+    internal NodeKeyTable Keys => _keys;
+
     private int Check(int visit)
     {
         if ((uint)visit >= (uint)_keys.Count) ThrowVisit(visit);
@@ -130,60 +226,121 @@ public sealed class PreparedBfs : IDisposable
 
     private void ThrowVisit(int visit) => throw new ArgumentOutOfRangeException(nameof(visit), visit, $"the last execution visited {_keys.Count} nodes");
 
-    private void Begin()
-    {
-        _keys.Clear();
-        BudgetExhausted = false;
-        FirstResult = 0;
-    }
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private static void ThrowReentered() => throw new InvalidOperationException("a traversal was executed again from one of its own filters: use another prepared traversal");
 
-    private void AddStart(int id, bool added)
+    private void Run<TEdgeFilter, TNodeFilter>(ref TEdgeFilter edgeFilter, ref TNodeFilter nodeFilter)
+        where TEdgeFilter : struct, IBfsEdgeFilter
+        where TNodeFilter : struct, IBfsNodeFilter
     {
-        if (!added) return;
-        EnsureCapacity(id);
-        _depth[id] = 0;
-        _parent[id] = -1;
-    }
-
-    private void Run()
-    {
-        int maxDepth = Options.MaxDepth, maxNodes = Options.MaxNodes;
-        // Ids are handed out in order of first sight, which in a breadth-first walk is the queue order itself.
-        for (int head = 0; head < _keys.Count && !BudgetExhausted; head++)
+        int maxDepth = Options.MaxDepth, maxNodes = Options.MaxNodes, fanOut = Options.MaxEdgesPerNode;
+        long deadline = Deadline();
+        // Counts down to the next clock reading; without a budget it practically never reaches 0.
+        int clock = _budgetTicks < 0 ? int.MaxValue : 1;
+        for (int s = 0; s < _starts.Count; s++)
         {
-            int depth = _depth[head], id;
+            if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, 0, out _);
+            else Reach(ref nodeFilter, _starts.IntKey(s), default, 0, -1, 0, out _);
+            if (_keys.Count >= maxNodes)
+            {
+                StopReason = StopReason.NodeBudget;
+                return;
+            }
+        }
+        // Ids are handed out in order of first sight, which in a breadth-first walk is the queue order itself.
+        for (int head = 0; head < _keys.Count; head++)
+        {
+            int depth = _depth[head];
             if (depth >= maxDepth) continue;
+            if (--clock == 0)
+            {
+                if (TimeIsUp(deadline)) return;
+                clock = ClockInterval;
+            }
             if (_text) _edges.Reset(_keys.TextKey(head));
             else _edges.Reset(_keys.IntKey(head));
+            int followed = 0;
             while (_edges.MoveNext())
             {
+                if (--clock == 0)
+                {
+                    if (TimeIsUp(deadline)) return;
+                    clock = ClockInterval;
+                }
                 bool added;
+                // A key stored with another type names no node of this graph.
                 if (_text)
                 {
-                    // A key stored with another type names no node of this graph.
                     if (!_edges.NeighborHasType(SharcColumnType.Text)) continue;
-                    id = _keys.GetOrAdd(_edges.NeighborUtf8, out added);
+                    if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
+                    Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, _edges.EdgeRowId, out added);
                 }
                 else
                 {
                     if (!_edges.NeighborHasType(SharcColumnType.Integer)) continue;
-                    id = _keys.GetOrAdd(_edges.NeighborInt64, out added);
+                    if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
+                    Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, _edges.EdgeRowId, out added);
                 }
-                if (!added) continue;
-                EnsureCapacity(id);
-                _depth[id] = depth + 1;
-                _parent[id] = head;
-                _parentEdge[id] = _edges.EdgeRowId;
-                if (_keys.Count >= maxNodes)
+                if (added && _keys.Count >= maxNodes)
                 {
-                    BudgetExhausted = true;
-                    break;
+                    StopReason = StopReason.NodeBudget;
+                    return;
                 }
+                if (++followed == fanOut) break;
             }
         }
-        int first = 0;
-        while (first < _keys.Count && _depth[first] < Options.MinDepth) first++;
-        FirstResult = first;
+    }
+
+    /// <summary>
+    /// Visits the node with this key (the integer or the UTF-8 one, by the graph's type) unless it was visited
+    /// already or the node filter refuses it; returns its visit number, or -1 when refused.
+    /// </summary>
+    private int Reach<TNodeFilter>(ref TNodeFilter nodeFilter, long intKey, ReadOnlySpan<byte> textKey, int depth, int parent, long edge, out bool added)
+        where TNodeFilter : struct, IBfsNodeFilter
+    {
+        if (typeof(TNodeFilter) != typeof(VisitAllNodes))
+        {
+            added = false;
+            int known = _text ? _keys.Find(textKey) : _keys.Find(intKey);
+            if (known >= 0) return known;
+            if ((_text ? _refused.Find(textKey) : _refused.Find(intKey)) >= 0) return -1;
+            if (!nodeFilter.Visit(new BfsNode(_text, intKey, textKey, depth, parent, edge)))
+            {
+                if (_text) _refused.GetOrAdd(textKey, out _);
+                else _refused.GetOrAdd(intKey, out _);
+                return -1;
+            }
+        }
+        int id = _text ? _keys.GetOrAdd(textKey, out added) : _keys.GetOrAdd(intKey, out added);
+        if (added)
+        {
+            EnsureCapacity(id);
+            _depth[id] = depth;
+            _parent[id] = parent;
+            _parentEdge[id] = edge;
+        }
+        return id;
+    }
+
+    private long Deadline()
+    {
+        if (_budgetTicks < 0) return long.MaxValue;
+        long now = Stopwatch.GetTimestamp();
+        return _budgetTicks >= long.MaxValue - now ? long.MaxValue : now + _budgetTicks;
+    }
+
+    private bool TimeIsUp(long deadline)
+    {
+        if (Stopwatch.GetTimestamp() < deadline) return false;
+        StopReason = StopReason.TimeBudget;
+        return true;
+    }
+
+    private static long StopwatchTicks(TimeSpan budget)
+    {
+        double ticks = budget.TotalSeconds * Stopwatch.Frequency;
+        // Budgets beyond a few centuries are no budget; the clamp also keeps the conversion from overflowing.
+        return ticks >= long.MaxValue / 4 ? -1 : (long)ticks;
     }
 
     private void EnsureCapacity(int id)
