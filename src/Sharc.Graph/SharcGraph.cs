@@ -81,6 +81,14 @@ public sealed class SharcGraph
     /// <summary>A prepared breadth-first traversal (see <see cref="PreparedBfs"/>).</summary>
     public PreparedBfs PrepareBfs(BfsOptions? options = null) => new(this, options ?? new BfsOptions());
 
+    /// <summary>
+    /// A prepared k-hop neighbourhood (see <see cref="PreparedSubgraph"/>): the nodes within <paramref name="maxHops"/>
+    /// edges of the start nodes and the edges among them, stopping at <paramref name="maxNodes"/> nodes.
+    /// </summary>
+    /// <exception cref="GraphMappingException">A kind is given but the mapping has no edge kind column.</exception>
+    public PreparedSubgraph PrepareSubgraph(int maxHops, GraphDirection direction = GraphDirection.Out, string? kind = null, int maxNodes = int.MaxValue)
+        => new(this, maxHops, direction, kind, maxNodes);
+
     /// <summary>A prepared shortest-path search (see <see cref="PreparedShortestPath"/>).</summary>
     public PreparedShortestPath PrepareShortestPath(GraphDirection direction = GraphDirection.Out, string? kind = null)
         => new(this, direction, kind);
