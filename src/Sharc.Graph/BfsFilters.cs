@@ -8,7 +8,7 @@ namespace Sharc.Graph;
 /// <para>
 /// Called once for every edge of an expanded node that passes the kind filter and whose neighbour has the graph's
 /// key type, in index order, before the neighbour is looked at — so also for edges to nodes visited already.
-/// It must not run the same traversal again (that throws), nor keep the <see cref="BfsEdge"/> or its spans past the
+/// It must not run the same traversal again nor change its staged starts (both throw), nor keep the <see cref="BfsEdge"/> or its spans past the
 /// call. It may read the database through other prepared objects (a <see cref="NodeCursor"/>, another
 /// <see cref="EdgeCursor"/>) and read the traversal's visits so far. An exception it throws ends the execution and
 /// propagates; the results are then undefined until the next execution.

@@ -107,13 +107,19 @@ public sealed class PreparedBfs : IDisposable
     public int StartCount => _starts.Count;
 
     /// <summary>Forgets the staged start nodes.</summary>
-    public void ClearStarts() => _starts.Clear();
+    public void ClearStarts()
+    {
+        // Staged starts are read while an execution runs: a filter must not change them.
+        if (_running) ThrowReentered();
+        _starts.Clear();
+    }
 
     /// <summary>Stages a start node (integer keys); a key staged twice counts once.</summary>
     /// <exception cref="GraphKeyTypeException">The graph's keys are text.</exception>
     public void AddStart(long key)
     {
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
+        if (_running) ThrowReentered();
         _starts.GetOrAdd(key, out _);
     }
 
@@ -122,6 +128,7 @@ public sealed class PreparedBfs : IDisposable
     public void AddStart(ReadOnlySpan<byte> utf8Key)
     {
         if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
+        if (_running) ThrowReentered();
         _starts.GetOrAdd(utf8Key, out _);
     }
 
@@ -169,7 +176,7 @@ public sealed class PreparedBfs : IDisposable
     public void Execute(long start)
     {
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
-        _starts.Clear();
+        ClearStarts();
         AddStart(start);
         Execute();
     }
@@ -178,7 +185,7 @@ public sealed class PreparedBfs : IDisposable
     public void Execute(ReadOnlySpan<long> starts)
     {
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
-        _starts.Clear();
+        ClearStarts();
         foreach (long s in starts) AddStart(s);
         Execute();
     }
@@ -187,7 +194,7 @@ public sealed class PreparedBfs : IDisposable
     public void Execute(ReadOnlySpan<byte> utf8Start)
     {
         if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
-        _starts.Clear();
+        ClearStarts();
         AddStart(utf8Start);
         Execute();
     }
@@ -227,7 +234,7 @@ public sealed class PreparedBfs : IDisposable
     private void ThrowVisit(int visit) => throw new ArgumentOutOfRangeException(nameof(visit), visit, $"the last execution visited {_keys.Count} nodes");
 
     [System.Diagnostics.CodeAnalysis.DoesNotReturn]
-    private static void ThrowReentered() => throw new InvalidOperationException("a traversal was executed again from one of its own filters: use another prepared traversal");
+    private static void ThrowReentered() => throw new InvalidOperationException("a traversal was executed again, or its starts changed, from one of its own filters: use another prepared traversal");
 
     private void Run<TEdgeFilter, TNodeFilter>(ref TEdgeFilter edgeFilter, ref TNodeFilter nodeFilter)
         where TEdgeFilter : struct, IBfsEdgeFilter

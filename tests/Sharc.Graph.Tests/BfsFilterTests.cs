@@ -133,18 +133,26 @@ public class BfsFilterTests
         var g = GraphFixture.BuildRandom(path, seed: 14, graphs: 10, maxNodes: 80, edgesPerNode: 2);
         using var db = SharcDatabase.Open(path);
         using var bfs = new SharcGraph(db).PrepareBfs(new BfsOptions { Direction = GraphDirection.Both });
-        var edges = new BfsEdgePredicate(e => e.Weight > 3 || e.Direction == GraphDirection.Out);
-        var nodes = new BfsNodePredicate(n => n.KeyInt64 % 5 != 0 || n.Depth == 0);
+        // The filters also read the traversal's own visits so far, which they may.
+        var edges = new BfsEdgePredicate(e => (e.Weight > 3 || e.Direction == GraphDirection.Out) && bfs.GetKeyInt64(e.FromVisit) % 7 != 2);
+        var nodes = new BfsNodePredicate(n =>
+        {
+            if (n.Depth > 0 && (bfs.GetDepth(n.ParentVisit) != n.Depth - 1 || !Joins(g.ById[n.EdgeRowId], bfs.GetKeyInt64(n.ParentVisit), n.KeyInt64)))
+                throw new InvalidOperationException($"node {n.KeyInt64} is shown a wrong parent");
+            return n.KeyInt64 % 5 != 0 || n.Depth == 0;
+        });
         foreach (long start in g.Nodes.Where((_, i) => i % 9 == 0))
         {
             bfs.AddStart(start);
             bfs.Execute(ref edges, ref nodes);
             bfs.ClearStarts();
             var (expected, _) = g.Bfs([start], GraphDirection.Both, null, textKeys: false,
-                edgeFilter: (_, _, e, _, d) => e.Weight > 3 || d == GraphDirection.Out, nodeFilter: (k, depth) => k % 5 != 0 || depth == 0);
+                edgeFilter: (from, _, e, _, d) => (e.Weight > 3 || d == GraphDirection.Out) && from % 7 != 2, nodeFilter: (k, depth) => k % 5 != 0 || depth == 0);
             Visits(bfs, text: false).Should().Equal(expected);
         }
     }
+
+    private static bool Joins(Edge e, long a, long b) => (e.Source == a && e.Target == b) || (e.Source == b && e.Target == a);
 
     private struct ReEntering(PreparedBfs bfs) : IBfsNodeFilter
     {
