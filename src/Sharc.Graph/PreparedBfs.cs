@@ -244,6 +244,7 @@ public sealed class PreparedBfs : IDisposable
         long deadline = Deadline();
         // Counts down to the next clock reading; without a budget it practically never reaches 0.
         int clock = _budgetTicks < 0 ? int.MaxValue : 1;
+        var keyType = _text ? SharcColumnType.Text : SharcColumnType.Integer;
         for (int s = 0; s < _starts.Count; s++)
         {
             if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, 0, out _);
@@ -259,35 +260,19 @@ public sealed class PreparedBfs : IDisposable
         {
             int depth = _depth[head];
             if (depth >= maxDepth) continue;
-            if (--clock == 0)
-            {
-                if (TimeIsUp(deadline)) return;
-                clock = ClockInterval;
-            }
+            if (--clock == 0 && TimeIsUp(deadline, ref clock)) return;
             if (_text) _edges.Reset(_keys.TextKey(head));
             else _edges.Reset(_keys.IntKey(head));
             int followed = 0;
             while (_edges.MoveNext())
             {
-                if (--clock == 0)
-                {
-                    if (TimeIsUp(deadline)) return;
-                    clock = ClockInterval;
-                }
-                bool added;
+                if (--clock == 0 && TimeIsUp(deadline, ref clock)) return;
                 // A key stored with another type names no node of this graph.
-                if (_text)
-                {
-                    if (!_edges.NeighborHasType(SharcColumnType.Text)) continue;
-                    if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
-                    Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, _edges.EdgeRowId, out added);
-                }
-                else
-                {
-                    if (!_edges.NeighborHasType(SharcColumnType.Integer)) continue;
-                    if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
-                    Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, _edges.EdgeRowId, out added);
-                }
+                if (!_edges.NeighborHasType(keyType)) continue;
+                if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
+                bool added;
+                if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, _edges.EdgeRowId, out added);
+                else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, _edges.EdgeRowId, out added);
                 if (added && _keys.Count >= maxNodes)
                 {
                     StopReason = StopReason.NodeBudget;
@@ -336,8 +321,10 @@ public sealed class PreparedBfs : IDisposable
         return _budgetTicks >= long.MaxValue - now ? long.MaxValue : now + _budgetTicks;
     }
 
-    private bool TimeIsUp(long deadline)
+    /// <summary>Reads the clock: true (and the stop reason set) when the deadline has passed, else the countdown restarts.</summary>
+    private bool TimeIsUp(long deadline, ref int clock)
     {
+        clock = ClockInterval;
         if (Stopwatch.GetTimestamp() < deadline) return false;
         StopReason = StopReason.TimeBudget;
         return true;
