@@ -112,21 +112,6 @@ internal sealed class NodeKeyTable
         return -1;
     }
 
-    /// <summary>
-    /// Takes back the key added last. Exact under linear probing: no key was placed after it, so no probe sequence
-    /// runs through its slot (a growth re-places keys in id order, which keeps that true).
-    /// </summary>
-    public void RemoveLast()
-    {
-        int id = Count - 1;
-        int mask = _slotId.Length - 1;
-        int slot = (_text ? Hash(TextKey(id)) : Hash(_ints[id])) & mask;
-        while (_slotGen[slot] != _gen || _slotId[slot] != id) slot = (slot + 1) & mask;
-        _slotGen[slot] = 0; // generations start at 1: 0 is never current
-        if (_text) _arenaUsed -= _textLength[id];
-        Count = id;
-    }
-
     private int Claim(int slot, int id)
     {
         _slotId[slot] = id;
