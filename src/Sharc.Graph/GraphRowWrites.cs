@@ -1,0 +1,185 @@
+using System.Text;
+
+namespace Sharc.Graph;
+
+/// <summary>A reusable buffer that text keys and kinds are encoded into (UTF-8), so lookups allocate nothing.</summary>
+internal sealed class Utf8Scratch
+{
+    private byte[] _bytes = new byte[64];
+
+    public ReadOnlySpan<byte> Encode(string text)
+    {
+        int max = Encoding.UTF8.GetMaxByteCount(text.Length);
+        if (_bytes.Length < max) _bytes = new byte[Math.Max(max, _bytes.Length * 2)];
+        return _bytes.AsSpan(0, Encoding.UTF8.GetBytes(text, _bytes));
+    }
+}
+
+/// <summary>Node rows as the mapping lays them out: a prepared insert of the mapped columns, updates and deletes by rowid (or by key).</summary>
+internal sealed class NodeWrite
+{
+    private readonly SharcDatabase _db;
+    private readonly string _table;
+    // Null when the key is the bare rowid, which a prepared insert cannot name: such rows go through Insert.
+    private readonly PreparedInsert? _insert;
+    private readonly string[] _insertColumns;
+    private readonly int _kindSlot = -1, _dataSlot = -1;
+    private readonly string[] _updateColumns;
+    private readonly object?[] _updateValues;
+
+    public NodeWrite(SharcDatabase db, SharcGraph graph)
+    {
+        var map = graph.Schema;
+        _db = db;
+        var table = db.Schema.GetTable(map.NodeTable);
+        _table = table.Name;
+        if (map.NodeData is not null && SharcGraph.FindColumn(table, map.NodeData) is null)
+            throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"node table {table.Name} has no column {map.NodeData} (the node data)");
+        WithoutRowId = table.IsWithoutRowId;
+        if (WithoutRowId && table.PrimaryKey.Count != 1)
+            throw new GraphMappingException(GraphMappingProblem.UnsupportedTable, $"node table {table.Name} is WITHOUT ROWID with a primary key of {table.PrimaryKey.Count} columns: the writer needs the node key to be the whole primary key");
+        var key = SharcGraph.FindColumn(table, map.NodeKey);
+        var columns = new List<string> { key?.Name ?? "rowid" };
+        var update = new List<string>();
+        if (map.NodeKind is not null)
+        {
+            _kindSlot = columns.Count;
+            columns.Add(map.NodeKind);
+            update.Add(map.NodeKind);
+        }
+        if (map.NodeData is not null)
+        {
+            _dataSlot = columns.Count;
+            columns.Add(map.NodeData);
+            update.Add(map.NodeData);
+        }
+        _insertColumns = [.. columns];
+        if (key is not null) _insert = db.PrepareInsert(table.Name, _insertColumns);
+        _updateColumns = [.. update];
+        _updateValues = new object?[update.Count];
+    }
+
+    public bool WithoutRowId { get; }
+
+    public long Insert(GraphKey key, string? kind, string? data, Utf8Scratch scratch)
+    {
+        if (_insert is null)
+        {
+            var values = new object?[_insertColumns.Length];
+            values[0] = key.Int64;
+            if (_kindSlot >= 0) values[_kindSlot] = kind;
+            if (_dataSlot >= 0) values[_dataSlot] = data;
+            return _db.Insert(_table, _insertColumns, values);
+        }
+        if (key.Text is { } text) _insert.SetText(0, scratch.Encode(text));
+        else _insert.SetInt64(0, key.Int64);
+        SetTextOrNull(_insert, _kindSlot, kind);
+        SetTextOrNull(_insert, _dataSlot, data);
+        return _insert.Execute();
+    }
+
+    public void Update(GraphKey key, long rowId, string? kind, string? data)
+    {
+        if (_updateColumns.Length == 0) return;
+        int i = 0;
+        if (_kindSlot >= 0) _updateValues[i++] = kind;
+        if (_dataSlot >= 0) _updateValues[i] = data;
+        if (WithoutRowId) _db.UpdateByKey(_table, [KeyObject(key)], _updateColumns, _updateValues);
+        else _db.Update(_table, rowId, _updateColumns, _updateValues);
+    }
+
+    public void Delete(GraphKey key, long rowId)
+    {
+        if (WithoutRowId) _db.DeleteByKey(_table, KeyObject(key));
+        else _db.Delete(_table, rowId);
+    }
+
+    private static object KeyObject(GraphKey key) => key.Text ?? (object)key.Int64;
+
+    internal static void SetTextOrNull(PreparedInsert insert, int slot, string? value)
+    {
+        if (slot < 0) return;
+        if (value is null) insert.SetNull(slot);
+        else insert.SetText(slot, value);
+    }
+}
+
+/// <summary>Edge rows: a prepared insert of the mapped columns, updates and deletes by rowid.</summary>
+internal sealed class EdgeWrite
+{
+    private readonly SharcDatabase _db;
+    private readonly string _table;
+    private readonly PreparedInsert _insert;
+    private readonly int _kindSlot = -1, _weightSlot = -1, _dataSlot = -1;
+    private readonly string[] _updateColumns;
+    private readonly object?[] _updateValues;
+
+    public EdgeWrite(SharcDatabase db, SharcGraph graph)
+    {
+        var map = graph.Schema;
+        _db = db;
+        var table = db.Schema.GetTable(map.EdgeTable);
+        _table = table.Name;
+        if (map.EdgeData is not null && SharcGraph.FindColumn(table, map.EdgeData) is null)
+            throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"edge table {table.Name} has no column {map.EdgeData} (the edge data)");
+        var columns = new List<string> { map.EdgeSource, map.EdgeTarget };
+        var update = new List<string>();
+        if (map.EdgeKind is not null)
+        {
+            _kindSlot = columns.Count;
+            columns.Add(map.EdgeKind);
+            update.Add(map.EdgeKind);
+        }
+        if (map.EdgeWeight is not null)
+        {
+            _weightSlot = columns.Count;
+            columns.Add(map.EdgeWeight);
+            update.Add(map.EdgeWeight);
+        }
+        if (map.EdgeData is not null)
+        {
+            _dataSlot = columns.Count;
+            columns.Add(map.EdgeData);
+            update.Add(map.EdgeData);
+        }
+        _insert = db.PrepareInsert(table.Name, [.. columns]);
+        _updateColumns = [.. update];
+        _updateValues = new object?[update.Count];
+    }
+
+    public long Insert(GraphKey source, GraphKey target, string? kind, double weight, string? data, Utf8Scratch scratch)
+    {
+        if (source.Text is { } s)
+        {
+            _insert.SetText(0, scratch.Encode(s));
+            _insert.SetText(1, scratch.Encode(target.Text!));
+        }
+        else
+        {
+            _insert.SetInt64(0, source.Int64);
+            _insert.SetInt64(1, target.Int64);
+        }
+        NodeWrite.SetTextOrNull(_insert, _kindSlot, kind);
+        if (_weightSlot >= 0) _insert.SetDouble(_weightSlot, weight);
+        NodeWrite.SetTextOrNull(_insert, _dataSlot, data);
+        return _insert.Execute();
+    }
+
+    public bool Update(long rowId, string? kind, double weight, string? data)
+    {
+        if (_updateColumns.Length == 0) return Exists(rowId);
+        int i = 0;
+        if (_kindSlot >= 0) _updateValues[i++] = kind;
+        if (_weightSlot >= 0) _updateValues[i++] = weight;
+        if (_dataSlot >= 0) _updateValues[i] = data;
+        return _db.Update(_table, rowId, _updateColumns, _updateValues);
+    }
+
+    public bool Delete(long rowId) => _db.Delete(_table, rowId);
+
+    private bool Exists(long rowId)
+    {
+        using var rows = _db.CreateReader(_table, "rowid");
+        return rows.Seek(rowId);
+    }
+}
