@@ -23,7 +23,7 @@ internal sealed class NodeWrite
     // Null when the key is the bare rowid, which a prepared insert cannot name: such rows go through Insert.
     private readonly PreparedInsert? _insert;
     private readonly string[] _insertColumns;
-    private readonly int _kindSlot = -1, _dataSlot = -1;
+    private readonly int _kindSlot, _dataSlot;
     private readonly string[] _updateColumns;
     private readonly object?[] _updateValues;
 
@@ -41,18 +41,8 @@ internal sealed class NodeWrite
         var key = SharcGraph.FindColumn(table, map.NodeKey);
         var columns = new List<string> { key?.Name ?? "rowid" };
         var update = new List<string>();
-        if (map.NodeKind is not null)
-        {
-            _kindSlot = columns.Count;
-            columns.Add(map.NodeKind);
-            update.Add(map.NodeKind);
-        }
-        if (map.NodeData is not null)
-        {
-            _dataSlot = columns.Count;
-            columns.Add(map.NodeData);
-            update.Add(map.NodeData);
-        }
+        _kindSlot = Slot(map.NodeKind, columns, update);
+        _dataSlot = Slot(map.NodeData, columns, update);
         _insertColumns = [.. columns];
         if (key is not null) _insert = db.PrepareInsert(table.Name, _insertColumns);
         _updateColumns = [.. update];
@@ -96,6 +86,15 @@ internal sealed class NodeWrite
 
     private static object KeyObject(GraphKey key) => key.Text ?? (object)key.Int64;
 
+    /// <summary>A mapped optional column joins the insert (its slot is returned) and the updatable columns; -1 when unmapped.</summary>
+    internal static int Slot(string? column, List<string> insert, List<string> update)
+    {
+        if (column is null) return -1;
+        insert.Add(column);
+        update.Add(column);
+        return insert.Count - 1;
+    }
+
     internal static void SetTextOrNull(PreparedInsert insert, int slot, string? value)
     {
         if (slot < 0) return;
@@ -110,7 +109,7 @@ internal sealed class EdgeWrite
     private readonly SharcDatabase _db;
     private readonly string _table;
     private readonly PreparedInsert _insert;
-    private readonly int _kindSlot = -1, _weightSlot = -1, _dataSlot = -1;
+    private readonly int _kindSlot, _weightSlot, _dataSlot;
     private readonly string[] _updateColumns;
     private readonly object?[] _updateValues;
 
@@ -124,24 +123,9 @@ internal sealed class EdgeWrite
             throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"edge table {table.Name} has no column {map.EdgeData} (the edge data)");
         var columns = new List<string> { map.EdgeSource, map.EdgeTarget };
         var update = new List<string>();
-        if (map.EdgeKind is not null)
-        {
-            _kindSlot = columns.Count;
-            columns.Add(map.EdgeKind);
-            update.Add(map.EdgeKind);
-        }
-        if (map.EdgeWeight is not null)
-        {
-            _weightSlot = columns.Count;
-            columns.Add(map.EdgeWeight);
-            update.Add(map.EdgeWeight);
-        }
-        if (map.EdgeData is not null)
-        {
-            _dataSlot = columns.Count;
-            columns.Add(map.EdgeData);
-            update.Add(map.EdgeData);
-        }
+        _kindSlot = NodeWrite.Slot(map.EdgeKind, columns, update);
+        _weightSlot = NodeWrite.Slot(map.EdgeWeight, columns, update);
+        _dataSlot = NodeWrite.Slot(map.EdgeData, columns, update);
         _insert = db.PrepareInsert(table.Name, [.. columns]);
         _updateColumns = [.. update];
         _updateValues = new object?[update.Count];

@@ -18,11 +18,13 @@ public sealed partial class GraphWriter : IDisposable
     private readonly SharcDatabase _db;
     private readonly GraphSchema _map;
     private readonly bool _text;
-    private readonly NodeCursor _nodes;
     private readonly NodeWrite _nodeWrite;
     private readonly EdgeWrite _edgeWrite;
-    private readonly PreparedReader _outIndex, _inIndex;
-    private readonly EdgeSide _between;
+    // Lookup readers, made again when the schema cookie moves (DDL anywhere makes readers planned before refuse).
+    private NodeCursor _nodes = null!;
+    private PreparedReader _outIndex = null!, _inIndex = null!;
+    private EdgeSide _between = null!;
+    private uint _cookie;
     private readonly List<long> _rowIds = [];
     private readonly Utf8Scratch _key = new(), _other = new(), _kind = new();
     private bool _disposed;
@@ -36,10 +38,31 @@ public sealed partial class GraphWriter : IDisposable
         _text = graph.KeyType == GraphKeyType.Text;
         _nodeWrite = new NodeWrite(_db, graph);
         _edgeWrite = new EdgeWrite(_db, graph);
-        _nodes = graph.PrepareNodeLookup();
-        _outIndex = _db.PrepareReader(graph.OutIndexName);
-        _inIndex = _db.PrepareReader(graph.InIndexName);
-        _between = new EdgeSide(_db, graph.OutEdges, _text, null);
+        OpenReaders();
+    }
+
+    private void OpenReaders()
+    {
+        _cookie = _db.Header.SchemaCookie;
+        _nodes = _graph.PrepareNodeLookup();
+        _outIndex = _db.PrepareReader(_graph.OutIndexName);
+        _inIndex = _db.PrepareReader(_graph.InIndexName);
+        _between = new EdgeSide(_db, _graph.OutEdges, _text, null);
+    }
+
+    private void CloseReaders()
+    {
+        _nodes.Dispose();
+        _outIndex.Dispose();
+        _inIndex.Dispose();
+        _between.Dispose();
+    }
+
+    private void RenewReadersIfSchemaMoved()
+    {
+        if (_db.Header.SchemaCookie == _cookie) return;
+        CloseReaders();
+        OpenReaders();
     }
 
     /// <summary>The graph written.</summary>
@@ -178,10 +201,7 @@ public sealed partial class GraphWriter : IDisposable
     {
         if (_disposed) return;
         _disposed = true;
-        _nodes.Dispose();
-        _outIndex.Dispose();
-        _inIndex.Dispose();
-        _between.Dispose();
+        CloseReaders();
     }
 
     // ---------------------------------------------------------------- lookups (index seeks; readers end their sessions before any write)
@@ -256,7 +276,9 @@ public sealed partial class GraphWriter : IDisposable
     private Scope Begin()
     {
         ThrowIfDisposed();
-        return new Scope(_db.InTransaction ? null : _db.BeginTransaction());
+        var scope = new Scope(_db.InTransaction ? null : _db.BeginTransaction());
+        RenewReadersIfSchemaMoved();
+        return scope;
     }
 
     private void CheckKey(GraphKey key)

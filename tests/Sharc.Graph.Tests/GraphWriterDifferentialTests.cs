@@ -115,9 +115,11 @@ public class GraphWriterDifferentialTests
     }
 
     [Theory]
-    [InlineData(false)]
-    [InlineData(true)]
-    public void BulkLoadWritesEveryRecordAsSqliteReadsThem(bool text)
+    [InlineData(false, false)]
+    [InlineData(true, false)]
+    [InlineData(false, true)]
+    [InlineData(true, true)]
+    public void BulkLoadWritesEveryRecordAsSqliteReadsThem(bool text, bool rebuildIndexes)
     {
         using var dir = new TempDir();
         string path = dir.File("g.db");
@@ -129,9 +131,22 @@ public class GraphWriterDifferentialTests
         using (var db = SharcDatabase.Create(path))
         {
             db.Execute(text ? GraphWriterTests.TextLayoutSql : GraphSchema.DefaultLayoutSql);
-            using var w = new SharcGraph(db).CreateWriter();
-            w.BulkLoad(nodes, edges).Should().Be(new GraphBulkLoadResult(2000, 20_000));
+            db.Execute("CREATE INDEX extra ON _relations(weight)");
+            var graph = new SharcGraph(db);
+            using var w = graph.CreateWriter();
+            w.AddEdge(Key(0), Key(0), "before");
+            w.BulkLoad(nodes, edges, rebuildIndexes).Should().Be(new GraphBulkLoadResult(2000, 20_000));
+            // The writer's own lookups carry on over the rebuilt indexes; so does a graph made before.
+            w.RemoveEdges(Key(0), Key(0), "before").Should().Be(1);
+            using var cursor = graph.PrepareEdges(GraphDirection.Out);
+            if (text) cursor.Reset(Key(1).Text!);
+            else cursor.Reset(1);
+            int count = 0;
+            while (cursor.MoveNext()) count++;
+            count.Should().Be(edges.Count(e => e.Source == Key(1)));
         }
+        WriterFixture.Rows(path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = '_relations' ORDER BY name").Select(r => r[0])
+            .Should().Equal("_relations_in", "_relations_out", "extra");
         object K(GraphKey k) => k.Text ?? (object)k.Int64;
         WriterFixture.Rows(path, "SELECT key, kind, data FROM _concepts ORDER BY id")
             .Should().BeEquivalentTo(nodes.Select(n => new object?[] { K(n.Key), n.Kind, n.Data }), o => o.WithStrictOrdering());

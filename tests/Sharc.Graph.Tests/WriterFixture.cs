@@ -1,27 +1,11 @@
 using System.Buffers.Binary;
-using Microsoft.Data.Sqlite;
 
 namespace Sharc.Graph.Tests;
 
 /// <summary>Reading back what the graph writer wrote, with SQLite; and a plain model of the rows it should have written.</summary>
 public static class WriterFixture
 {
-    public static List<object?[]> Rows(string path, string sql)
-    {
-        using var conn = GraphFixture.Open(path);
-        using var cmd = conn.CreateCommand();
-        cmd.CommandText = sql;
-        using var r = cmd.ExecuteReader();
-        var rows = new List<object?[]>();
-        while (r.Read())
-        {
-            var row = new object?[r.FieldCount];
-            for (int i = 0; i < row.Length; i++) row[i] = r.IsDBNull(i) ? null : r.GetValue(i);
-            rows.Add(row);
-        }
-        SqliteConnection.ClearAllPools();
-        return rows;
-    }
+    public static List<object?[]> Rows(string path, string sql) => Sharc.Tests.Infrastructure.Oracle.Rows(path, sql);
 
     public static SharcDatabase CreateDefault(string path)
     {
