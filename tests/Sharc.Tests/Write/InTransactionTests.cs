@@ -16,9 +16,10 @@ public class InTransactionTests
             db.InTransaction.Should().BeTrue();
             bool elsewhere = true;
             var other = new Thread(() => elsewhere = db.InTransaction);
-            other.Start();
+            // A thread started here would carry this flow's execution context, and with it the transaction.
+            using (ExecutionContext.SuppressFlow()) other.Start();
             other.Join();
-            elsewhere.Should().BeFalse("another thread's writes do not join this transaction");
+            elsewhere.Should().BeFalse("another flow's writes do not join this transaction");
             tx.Commit();
             db.InTransaction.Should().BeFalse();
         }
