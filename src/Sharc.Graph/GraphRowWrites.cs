@@ -31,10 +31,8 @@ internal sealed class NodeWrite
     {
         var map = graph.Schema;
         _db = db;
-        var table = db.Schema.GetTable(map.NodeTable);
+        var table = Resolve(db, map.NodeTable, map.NodeData, "node");
         _table = table.Name;
-        if (map.NodeData is not null && SharcGraph.FindColumn(table, map.NodeData) is null)
-            throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"node table {table.Name} has no column {map.NodeData} (the node data)");
         WithoutRowId = table.IsWithoutRowId;
         if (WithoutRowId && table.PrimaryKey.Count != 1)
             throw new GraphMappingException(GraphMappingProblem.UnsupportedTable, $"node table {table.Name} is WITHOUT ROWID with a primary key of {table.PrimaryKey.Count} columns: the writer needs the node key to be the whole primary key");
@@ -86,6 +84,15 @@ internal sealed class NodeWrite
 
     private static object KeyObject(GraphKey key) => key.Text ?? (object)key.Int64;
 
+    /// <summary>The mapped table, its data column (which only the writer uses, so only it checks) verified.</summary>
+    internal static SharcTable Resolve(SharcDatabase db, string name, string? dataColumn, string role)
+    {
+        var table = db.Schema.GetTable(name);
+        if (dataColumn is not null && SharcGraph.FindColumn(table, dataColumn) is null)
+            throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"{role} table {table.Name} has no column {dataColumn} (the {role} data)");
+        return table;
+    }
+
     /// <summary>A mapped optional column joins the insert (its slot is returned) and the updatable columns; -1 when unmapped.</summary>
     internal static int Slot(string? column, List<string> insert, List<string> update)
     {
@@ -117,10 +124,8 @@ internal sealed class EdgeWrite
     {
         var map = graph.Schema;
         _db = db;
-        var table = db.Schema.GetTable(map.EdgeTable);
+        var table = NodeWrite.Resolve(db, map.EdgeTable, map.EdgeData, "edge");
         _table = table.Name;
-        if (map.EdgeData is not null && SharcGraph.FindColumn(table, map.EdgeData) is null)
-            throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"edge table {table.Name} has no column {map.EdgeData} (the edge data)");
         var columns = new List<string> { map.EdgeSource, map.EdgeTarget };
         var update = new List<string>();
         _kindSlot = NodeWrite.Slot(map.EdgeKind, columns, update);
