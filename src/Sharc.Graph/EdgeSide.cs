@@ -127,6 +127,14 @@ internal sealed class EdgeSide : IDisposable
     private void ThrowMissingRow(long rowId)
         => throw new SharcCorruptException($"index {_access.IndexName} has an entry for rowid {rowId}, which is not in {_access.TableName}");
 
+    /// <summary>Ends the readers' read sessions (the writer collects edges, then writes).</summary>
+    public void EndRead()
+    {
+        _done = true;
+        _index.Reset();
+        _row?.Reset();
+    }
+
     public void Dispose()
     {
         _index.Dispose();

@@ -22,6 +22,12 @@ public sealed record GraphSchema(string NodeTable, string NodeKey, string EdgeTa
     /// <summary>The edge table's weight column, or null: then every edge weighs 1.0 (as does a NULL weight).</summary>
     public string? EdgeWeight { get; init; }
 
+    /// <summary>The node table's data (payload) column, or null. Only <see cref="GraphWriter"/> uses it.</summary>
+    public string? NodeData { get; init; }
+
+    /// <summary>The edge table's data (payload) column, or null. Only <see cref="GraphWriter"/> uses it.</summary>
+    public string? EdgeData { get; init; }
+
     /// <summary>Name of the index on the default layout's edges by source: (source_key, kind, target_key).</summary>
     public const string DefaultOutIndex = "_relations_out";
 
@@ -39,6 +45,8 @@ public sealed record GraphSchema(string NodeTable, string NodeKey, string EdgeTa
         NodeKind = "kind",
         EdgeKind = "kind",
         EdgeWeight = "weight",
+        NodeData = "data",
+        EdgeData = "data",
     };
 
     /// <summary>The SQL script that creates the default layout (idempotent: every statement says IF NOT EXISTS).</summary>

@@ -97,6 +97,14 @@ public sealed class NodeCursor : IDisposable
         if (!_on) throw new InvalidOperationException("no node is found: call TrySeek first, and only read after it returns true");
     }
 
+    /// <summary>Ends the readers' read sessions (the writer looks up, then writes: nothing may stay positioned).</summary>
+    internal void EndRead()
+    {
+        _on = false;
+        _index?.Reset();
+        _table.Reset();
+    }
+
     /// <summary>Releases the readers.</summary>
     public void Dispose()
     {

@@ -8,7 +8,7 @@ namespace Sharc.Graph;
 /// threads (it holds only the resolved mapping); each prepared object it makes is used by one thread at a time.
 /// The mapping is resolved once: after DDL that changes the mapped tables or indexes, make a new SharcGraph.
 /// </summary>
-public sealed class SharcGraph
+public sealed partial class SharcGraph
 {
     /// <summary>Resolves <paramref name="schema"/> (the default layout when null) against <paramref name="db"/>.</summary>
     /// <exception cref="GraphMappingException">A table, column or index the mapping needs is missing or unusable.</exception>

@@ -171,6 +171,13 @@ public sealed partial class SharcDatabase
         }
     }
 
+    /// <summary>
+    /// True when the calling thread (or async flow) has a write transaction open — begun by
+    /// <see cref="BeginTransaction"/>, SQL BEGIN or SAVEPOINT — so that its writes now join that transaction instead
+    /// of committing on their own. False on a read-only database and on threads other than the transaction's.
+    /// </summary>
+    public bool InTransaction => _pager is not null && OwnsTransaction;
+
     internal void CommitTransaction(SharcTransaction tx)
     {
         if (!ReferenceEquals(tx, _transaction)) throw new InvalidOperationException("this transaction is no longer active");
