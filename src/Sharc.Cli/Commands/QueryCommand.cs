@@ -4,7 +4,7 @@ using Sharc.Cli.Output;
 namespace Sharc.Cli.Commands;
 
 /// <summary>
-/// <c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format table|csv|jsonl]</c>: runs one SELECT and
+/// <c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format &lt;fmt&gt;]</c>: runs one SELECT and
 /// streams its rows in the same formats as <c>sharc dump</c>.
 /// </summary>
 internal sealed class QueryCommand : ICommand
@@ -17,7 +17,7 @@ internal sealed class QueryCommand : ICommand
 
     public string Name => "query";
 
-    public string Synopsis => "query <db> <sql> [--param name=value]... [--format table|csv|jsonl]";
+    public string Synopsis => "query <db> <sql> [--param name=value]... [--format <fmt>]";
 
     public string Summary => "run a SELECT and print its rows";
 
