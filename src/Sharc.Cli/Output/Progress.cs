@@ -24,13 +24,16 @@ internal sealed class Progress : IDisposable
     private long _next;
     private bool _shown;
 
-    private Progress(TextWriter? stderr, string what, string unit)
+    private Progress(TextWriter? stderr, string what, string unit, int delayMilliseconds = DelayMilliseconds)
     {
         _stderr = stderr;
         _what = what;
         _unit = unit;
-        _next = Environment.TickCount64 + DelayMilliseconds;
+        _next = Environment.TickCount64 + delayMilliseconds;
     }
+
+    /// <summary>Progress shown from the first report (tests, which cannot wait for the delay).</summary>
+    internal static Progress Immediate(TextWriter stderr, string what, string unit) => new(stderr, what, unit, 0);
 
     /// <summary>Progress of <paramref name="what"/> counted in <paramref name="unit"/>, shown only when standard error is a terminal.</summary>
     public static Progress On(TextWriter stderr, string what, string unit)
