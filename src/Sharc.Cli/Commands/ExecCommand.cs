@@ -90,7 +90,7 @@ internal sealed class ExecCommand : ICommand
     /// <summary>Opens the file for writing, or creates it with the settings of the script's leading PRAGMAs.</summary>
     internal static SharcDatabase OpenOrCreate(string path, string sql)
     {
-        if (Directory.Exists(path)) throw CliException.DataError($"{path}: is a directory, not a database file");
+        DatabaseFile.RefuseDirectory(path);
         if (File.Exists(path) && new FileInfo(path).Length > 0)
         {
             try

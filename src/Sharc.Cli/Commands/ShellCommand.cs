@@ -38,7 +38,7 @@ internal sealed class ShellCommand : ICommand
     {
         var line = CommandLine.Parse(Name, args, Options);
         string path = line.Expect("db")[0];
-        if (Directory.Exists(path)) throw CliException.DataError($"{path}: is a directory, not a database file");
+        DatabaseFile.RefuseDirectory(path);
 
         var console = CliConsole.Current;
         bool interactive = console.StdinIsTerminal && console.StdoutIsTerminal;

@@ -5,11 +5,14 @@ namespace Sharc.Cli.Shell;
 /// <summary>
 /// Line editing on a terminal, with <see cref="Console.ReadKey(bool)"/>: arrows, Home/End (Ctrl-A/Ctrl-E), Backspace and
 /// Delete, Ctrl-U and Ctrl-K to erase before and after the cursor, Up/Down through the history, Ctrl-C to abandon
-/// the statement being typed, Ctrl-D on an empty line to leave. The line is redrawn with ANSI escapes; a line longer
-/// than the terminal is wide is still edited correctly but may leave stale text on screen.
+/// the statement being typed, Ctrl-D on an empty line to leave. The line is redrawn with ANSI escapes, across as many
+/// terminal rows as it wraps onto (every character is taken to be one column wide).
 /// </summary>
 internal sealed class LineEditor(TextWriter output, History history) : ILineReader
 {
+    /// <summary>How many rows below the prompt's row the cursor is, so a redraw can go back up to the prompt.</summary>
+    private int _cursorRow;
+
     public bool Interrupted { get; private set; }
 
     public string? ReadLine(string prompt)
@@ -21,6 +24,7 @@ internal sealed class LineEditor(TextWriter output, History history) : ILineRead
         string typed = "";
         output.Write(prompt);
         output.Flush();
+        _cursorRow = 0;
         bool treatCtrlC = Console.TreatControlCAsInput;
         Console.TreatControlCAsInput = true;
         try
@@ -32,6 +36,7 @@ internal sealed class LineEditor(TextWriter output, History history) : ILineRead
                 switch (key.Key)
                 {
                     case ConsoleKey.Enter:
+                        Redraw(prompt, line, line.Length); // the output goes below the whole line, not into it
                         output.Write('\n');
                         output.Flush();
                         history.Add(line.ToString());
@@ -76,6 +81,7 @@ internal sealed class LineEditor(TextWriter output, History history) : ILineRead
                         line.Remove(cursor, line.Length - cursor);
                         break;
                     case ConsoleKey.C when ctrl:
+                        Redraw(prompt, line, line.Length);
                         output.Write("^C\n");
                         output.Flush();
                         Interrupted = true;
@@ -105,11 +111,33 @@ internal sealed class LineEditor(TextWriter output, History history) : ILineRead
 
     private void Redraw(string prompt, StringBuilder line, int cursor)
     {
-        var sb = new StringBuilder("\r").Append(prompt).Append(line).Append("\u001b[K");
-        int back = line.Length - cursor;
-        if (back > 0) sb.Append("\u001b[").Append(back).Append('D');
+        int width = TerminalWidth();
+        var sb = new StringBuilder();
+        if (_cursorRow > 0) sb.Append("\u001b[").Append(_cursorRow).Append('A');
+        sb.Append('\r').Append(prompt).Append(line).Append("\u001b[J");
+        int end = prompt.Length + line.Length;
+        // A line ending exactly at the right margin leaves the cursor waiting to wrap: wrap it, so rows count plainly.
+        if (end % width == 0) sb.Append(" \r\u001b[K");
+        int target = prompt.Length + cursor;
+        int up = end / width - target / width;
+        if (up > 0) sb.Append("\u001b[").Append(up).Append('A');
+        sb.Append('\r');
+        if (target % width > 0) sb.Append("\u001b[").Append(target % width).Append('C');
+        _cursorRow = target / width;
         output.Write(sb.ToString());
         output.Flush();
+    }
+
+    private static int TerminalWidth()
+    {
+        try
+        {
+            return Math.Max(Console.WindowWidth, 10);
+        }
+        catch (IOException)
+        {
+            return 80;
+        }
     }
 }
 

@@ -19,6 +19,7 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
     /// <summary>The prompt for the next line of an unfinished statement.</summary>
     public const string ContinuationPrompt = "   ...> ";
 
+    private readonly bool _interactive = interactive;
     private readonly string _source = interactive ? "input" : "stdin";
     private SharcDatabase? _db;
     // sqlite3's defaults for a script (list, no headers); a person at a terminal gets a table.
@@ -97,6 +98,13 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
         long started = Stopwatch.GetTimestamp();
         var process = _timer ? Process.GetCurrentProcess() : null;
         var (user, sys) = process is null ? (TimeSpan.Zero, TimeSpan.Zero) : (process.UserProcessorTime, process.PrivilegedProcessorTime);
+        // At a terminal Ctrl-C stops the running statement (as in sqlite3) instead of ending the shell.
+        ConsoleCancelEventHandler? onCtrlC = _interactive ? (_, e) =>
+        {
+            e.Cancel = true;
+            db.Interrupt();
+        } : null;
+        if (onCtrlC is not null) Console.CancelKeyPress += onCtrlC;
         try
         {
             ScriptRunner.Run(db, sql, new ScriptSource(_source, firstLine),
@@ -104,6 +112,7 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
         }
         finally
         {
+            if (onCtrlC is not null) Console.CancelKeyPress -= onCtrlC;
             if (process is not null)
             {
                 process.Refresh();

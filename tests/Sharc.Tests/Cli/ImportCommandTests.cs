@@ -53,8 +53,7 @@ public sealed class ImportCommandTests : IDisposable
     [NeedsSqlite3ShellFact]
     public void Short_and_long_records_are_filled_with_null_or_cut_and_reported_as_sqlite3_reports_them()
     {
-        string csv = _fx.PathOf("ragged.csv");
-        File.WriteAllText(csv, "a,b,c\n1,2,3\n4\n5,6,7,8\n\"multi\nline\",x\n");
+        string csv = WriteCsv("ragged.csv", "a,b,c\n1,2,3\n4\n5,6,7,8\n\"multi\nline\",x\n");
         string mine = _fx.PathOf("ragged-mine.db"), theirs = _fx.PathOf("ragged-theirs.db");
 
         var result = CliFixture.Run("import", mine, "t", csv);
@@ -69,8 +68,7 @@ public sealed class ImportCommandTests : IDisposable
     public void Header_names_match_an_existing_tables_columns_by_name_in_any_order()
     {
         string path = _fx.CreateDb("byname.db", "CREATE TABLE t(a INTEGER, b TEXT, c)");
-        string csv = _fx.PathOf("byname.csv");
-        File.WriteAllText(csv, "B,a\nx,1\ny,2\n");
+        string csv = WriteCsv("byname.csv", "B,a\nx,1\ny,2\n");
 
         var result = CliFixture.Run("import", path, "t", csv);
 
@@ -82,8 +80,7 @@ public sealed class ImportCommandTests : IDisposable
     public void A_header_naming_no_column_is_an_error_that_imports_nothing()
     {
         string path = _fx.CreateDb("unknown.db", "CREATE TABLE t(a, b)");
-        string csv = _fx.PathOf("unknown.csv");
-        File.WriteAllText(csv, "a,zz\n1,2\n");
+        string csv = WriteCsv("unknown.csv", "a,zz\n1,2\n");
 
         var result = CliFixture.Run("import", path, "t", csv);
 
@@ -107,8 +104,7 @@ public sealed class ImportCommandTests : IDisposable
     public void The_import_is_one_transaction_a_failing_row_leaves_the_table_as_it_was()
     {
         string path = _fx.CreateDb("atomic.db", "CREATE TABLE t(a INTEGER UNIQUE)", "INSERT INTO t VALUES (5)");
-        string csv = _fx.PathOf("atomic.csv");
-        File.WriteAllText(csv, "a\n1\n2\n5\n6\n");
+        string csv = WriteCsv("atomic.csv", "a\n1\n2\n5\n6\n");
 
         var result = CliFixture.Run("import", path, "t", csv);
 
@@ -122,8 +118,7 @@ public sealed class ImportCommandTests : IDisposable
     public void A_failed_import_into_a_new_table_does_not_leave_the_table_behind()
     {
         string path = _fx.CreateDb("dup.db", "CREATE TABLE other(x)");
-        string csv = _fx.PathOf("dup.csv");
-        File.WriteAllText(csv, "a,a\n1,2\n");
+        string csv = WriteCsv("dup.csv", "a,a\n1,2\n");
 
         var result = CliFixture.Run("import", path, "t", csv);
 
@@ -135,13 +130,19 @@ public sealed class ImportCommandTests : IDisposable
     [Fact]
     public void An_empty_file_has_no_header_to_name_the_columns()
     {
-        string csv = _fx.PathOf("empty.csv");
-        File.WriteAllText(csv, "");
+        string csv = WriteCsv("empty.csv", "");
 
         var result = CliFixture.Run("import", _fx.PathOf("e.db"), "t", csv);
 
         result.ExitCode.Should().Be(1);
         result.Stderr.Should().Be($"sharc: error: {csv}: empty file: no header row to name the columns\n");
+    }
+
+    private string WriteCsv(string name, string text)
+    {
+        string path = _fx.PathOf(name);
+        File.WriteAllText(path, text);
+        return path;
     }
 
     /// <summary>Runs the sqlite3 shell on <paramref name="db"/> with <paramref name="command"/>; returns what it wrote on stderr.</summary>

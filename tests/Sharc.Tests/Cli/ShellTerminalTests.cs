@@ -46,6 +46,21 @@ public sealed class ShellTerminalTests : IDisposable
         Keys("Up", "BSpace", "Left", "Left", "Left", "Left", "0", "End", " + 1;", "Enter");
         WaitFor(screen => Count(screen, "421") == 1, "the edited statement's result");
 
+        // A line longer than the terminal is wide wraps; editing in its middle redraws every row it spans, once.
+        string longSum = "SELECT " + string.Join(" + ", Enumerable.Range(1, 30)) + " AS total;";
+        Keys(longSum);
+        Keys(Enumerable.Repeat("Left", 102).ToArray()); // to just before "12"
+        Keys("1000 + ", "Enter");
+        string editedSum = longSum.Insert(longSum.Length - 102, "1000 + ");
+        WaitFor(screen => Count(screen, "1465") == 1, "the sum of the edited long line");
+        Capture().Split('\n').Count(l => l.StartsWith("sharc> SELECT 1 + 2 + 3", StringComparison.Ordinal)).Should().Be(1, "the long line was redrawn in place");
+
+        // Ctrl-C while a statement runs stops it (the shell stays); the endless count can end no other way.
+        Keys("SELECT count(*) FROM (WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k) SELECT i FROM k);", "Enter");
+        Thread.Sleep(1000); // let the statement start: a Ctrl-C typed before it would abandon the next line instead
+        Keys("C-c");
+        WaitFor(screen => screen.Contains("interrupted"), "the interrupted statement's error");
+
         Keys(".tables", "Enter");
         Keys(".quit", "Enter");
         WaitFor(screen => screen.Contains("SHELL-ENDED"), "the shell to end");
@@ -54,7 +69,8 @@ public sealed class ShellTerminalTests : IDisposable
         screenText.Should().Contain("sharc> SELECT 60 * 7 + 1;", "the recalled line was edited in place");
         screenText.Split('\n').Should().Contain(l => l.Trim() == "t", ".tables lists the table");
         File.ReadAllLines(Path.Combine(home, ".sharc_history")).Should()
-            .Equal("SELECT 40 +", "2 AS answer;", "SELECT 6 * 7;", "SELECT 60 * 7 + 1;", ".tables", ".quit");
+            .Equal("SELECT 40 +", "2 AS answer;", "SELECT 6 * 7;", "SELECT 60 * 7 + 1;",
+                editedSum, "SELECT count(*) FROM (WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k) SELECT i FROM k);", ".tables", ".quit");
     }
 
     private static int Count(string text, string what)
@@ -70,7 +86,7 @@ public sealed class ShellTerminalTests : IDisposable
         foreach (var k in keys)
         {
             // Key names (Enter, Up, BSpace…) are sent as keys; anything else as literal text.
-            bool named = k is "Enter" or "Up" or "Down" or "Left" or "Right" or "BSpace" or "End" or "Home";
+            bool named = k is "Enter" or "Up" or "Down" or "Left" or "Right" or "BSpace" or "End" or "Home" or "C-c";
             if (named) Tmux("send-keys", "-t", "main", k);
             // tmux reads a ';' ending an argument as the end of its command: "\;" is the ';' itself.
             else Tmux("send-keys", "-t", "main", "-l", k.EndsWith(';') ? k[..^1] + "\\;" : k);
