@@ -216,7 +216,7 @@ public static class Program
             sb.Append("  ").Append(c.Name.PadRight(width + 2)).Append(c.Summary).Append('\n');
         sb.Append('\n');
         sb.Append("New here? Run 'sharc demo' to see the tool work on a built-in sample database.\n");
-        sb.Append("Exit codes: 0 success, 1 data error (missing file, not a database, corruption, unknown table), 2 usage error.\n");
+        sb.Append("Exit codes: 0 success, 1 data error (missing file, not a database, corruption, unknown table, a failing statement), 2 usage error.\n");
         return sb.ToString();
     }
 }

@@ -24,12 +24,12 @@ internal sealed class ShellCommand : ICommand
         "Opens the database (created at the first statement when it does not exist) and reads SQL statements and\n" +
         "dot-commands. A statement runs when a ';' ends it, and may span lines. On a terminal: arrow keys and\n" +
         "Home/End edit the line, Up/Down walk the history (kept in ~/.sharc_history), Ctrl-C abandons the statement\n" +
-        "being typed, Ctrl-D on an empty line leaves. From redirected input (sharc shell app.db < script.sql) lines\n" +
+        "being typed or stops the one running, Ctrl-D on an empty line leaves. From redirected input (sharc shell app.db < script.sql) lines\n" +
         "are read without prompts and the mode is list without headers, as in sqlite3; the exit status is 1 if any\n" +
         "statement failed. Errors are reported and the shell goes on. A transaction left open is rolled back.\n" +
         "\n" +
         "dot-commands:\n" +
-        ShellSession.HelpText.Replace("\n.", "\n  .", StringComparison.Ordinal).Insert(0, "  ") +
+        string.Concat(ShellSession.HelpText.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => "  " + l + "\n")) +
         "\n" +
         "options:\n" +
         CommandLine.DescribeOptions(Options);

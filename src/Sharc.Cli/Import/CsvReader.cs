@@ -4,10 +4,11 @@ namespace Sharc.Cli.Import;
 
 /// <summary>
 /// Reads CSV records as RFC 4180 writes them, streaming: fields separated by ",", records ended by CRLF or LF, a
-/// field in double quotes may hold commas, line breaks and doubled quotes. Like the sqlite3 shell it is lenient with
-/// what the RFC forbids: a quote inside an unquoted field is kept as a character, text after a closing quote is
-/// appended to the field, a lone CR ends a record, and an unterminated quoted field runs to the end of the input.
-/// An empty line is a record of one empty field.
+/// field in double quotes may hold commas, line breaks and doubled quotes. It is lenient with what the RFC forbids:
+/// a quote inside an unquoted field is kept as a character and an unterminated quoted field runs to the end of the
+/// input (both as in the sqlite3 shell), a lone CR ends a record, and text after a closing quote is appended to the
+/// field (<c>"q"tail</c> is <c>qtail</c>; sqlite3 instead reads on as if the quote were still open, to the next
+/// quote before a comma or line end). An empty line is a record of one empty field.
 /// </summary>
 internal sealed class CsvReader(TextReader input)
 {

@@ -219,7 +219,7 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
         ".schema [PATTERN]      the CREATE statements of tables, indexes, views and triggers (LIKE pattern)\n" +
         ".tables [PATTERN]      the names of tables and views (LIKE pattern)\n" +
         ".timer on|off          print how long each statement took\n" +
-        "SQL statements end with ';' and may span lines; Ctrl-C abandons the statement being typed.\n";
+        "SQL statements end with ';' and may span lines. Ctrl-C abandons the statement being typed, or stops the one running.\n";
 
     /// <summary>Rolls back a transaction left open and closes the database.</summary>
     public void Dispose()
