@@ -47,18 +47,30 @@ internal sealed class ImportCommand : ICommand
         var line = CommandLine.Parse(Name, args, Options);
         var p = line.Expect("db", "table", "file.csv");
         string path = p[0], table = p[1], file = p[2];
-        bool header = !line.Has("no-header");
 
+        using var db = ExecCommand.OpenOrCreate(path, "");
+        long rows = Import(db, table, file, header: !line.Has("no-header"), stderr);
+        // Silence is success in a script; a person at a terminal is told what happened.
+        if (CliConsole.Current.StderrIsTerminal) stderr.Write($"sharc: imported {rows} row{(rows == 1 ? "" : "s")} into {table}\n");
+        return Program.ExitOk;
+    }
+
+    /// <summary>
+    /// Imports the CSV <paramref name="file"/> ("-" for standard input) into <paramref name="table"/> of
+    /// <paramref name="db"/> in one transaction, as the help describes; returns the number of rows. Used by this
+    /// command and by the shell's <c>.import</c>.
+    /// </summary>
+    public static long Import(SharcDatabase db, string table, string file, bool header, TextWriter stderr)
+    {
         var input = OpenInput(file);
         using var owned = ReferenceEquals(input, CliConsole.Current.Stdin) ? null : input;
-        using var db = ExecCommand.OpenOrCreate(path, "");
         var csv = new CsvReader(input);
         var fields = new List<string>();
         string source = file == "-" ? "stdin" : file;
 
         var existing = db.Schema.FindTable(table);
         if (!header && existing is null)
-            throw CliException.UsageError($"{Name}: --no-header needs an existing table, and {table} does not exist (the header row names the columns of a new table)");
+            throw CliException.UsageError($"import: --no-header needs an existing table, and {table} does not exist (the header row names the columns of a new table)");
         if (header && !csv.ReadRecord(fields))
             throw CliException.DataError($"{source}: empty file: no header row to name the columns");
 
@@ -66,22 +78,20 @@ internal sealed class ImportCommand : ICommand
         if (existing is not null && header) CheckColumns(existing, columns, source);
 
         long rows = 0;
-        using (var progress = Progress.On(stderr, "import", "rows"))
-        using (var tx = db.BeginTransaction())
+        using var progress = Progress.On(stderr, "import", "rows");
+        using var tx = db.BeginTransaction();
+        if (existing is null) db.Execute(CreateTable(table, columns));
+        using (var insert = db.Prepare(InsertInto(table, columns)))
         {
-            if (existing is null) db.Execute(CreateTable(table, columns));
-            using var insert = db.Prepare(InsertInto(table, columns));
             while (csv.ReadRecord(fields))
             {
                 InsertRecord(insert, fields, columns.Length, csv.RecordLine, source, stderr);
                 rows++;
                 progress.Report(rows);
             }
-            tx.Commit();
         }
-        // Silence is success in a script; a person at a terminal is told what happened.
-        if (CliConsole.Current.StderrIsTerminal) stderr.Write($"sharc: imported {rows} row{(rows == 1 ? "" : "s")} into {table}\n");
-        return Program.ExitOk;
+        tx.Commit();
+        return rows;
     }
 
     private static void InsertRecord(PreparedQuery insert, List<string> fields, int columns, long line, string source, TextWriter stderr)
@@ -106,7 +116,7 @@ internal sealed class ImportCommand : ICommand
         }
     }
 
-    private void CheckColumns(SharcTable table, string[] header, string source)
+    private static void CheckColumns(SharcTable table, string[] header, string source)
     {
         var unknown = header.Where(h => !table.Columns.Any(c => string.Equals(c.Name, h, StringComparison.OrdinalIgnoreCase))).ToList();
         if (unknown.Count > 0)
@@ -115,7 +125,7 @@ internal sealed class ImportCommand : ICommand
                 $"(rename it in the file, or import the values by position with --no-header)");
     }
 
-    private TextReader OpenInput(string file)
+    private static TextReader OpenInput(string file)
     {
         if (file == "-") return CliConsole.Current.Stdin;
         if (Directory.Exists(file)) throw CliException.DataError($"{file}: is a directory, not a CSV file");

@@ -108,7 +108,7 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
         try
         {
             ScriptRunner.Run(db, sql, new ScriptSource(_source, firstLine),
-                reader => RowWriters.WriteAll(RowWriters.Create(_mode, stdout, _headers), stdout, reader, Progress.None));
+                WriteRows);
         }
         finally
         {
@@ -123,6 +123,9 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
             stdout.Flush();
         }
     }
+
+    private void WriteRows(SharcDataReader reader)
+        => RowWriters.WriteAll(RowWriters.Create(_mode, stdout, _headers), stdout, reader, Progress.None);
 
     /// <summary>Runs one dot-command; false for .quit / .exit.</summary>
     private bool DotCommand(string line)
@@ -151,6 +154,12 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
             case ".headers" or ".header" when words.Length == 2:
                 _headers = OnOff(words[0], arg);
                 break;
+            case ".import" when words.Length is 3 or 4 && (words.Length == 3 || words[1] == "--csv"):
+                ImportCommand.Import(Db, words[^1], words[^2], header: true, stderr);
+                break;
+            case ".read" when words.Length == 2:
+                Read(arg);
+                break;
             case ".timer" when words.Length == 2:
                 _timer = OnOff(words[0], arg);
                 break;
@@ -167,6 +176,22 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
         "off" or "no" or "0" or "false" => false,
         _ => throw CliException.UsageError($"{command}: expected on or off, not '{value}'"),
     };
+
+    /// <summary>.read: runs a script file, its errors placed in that file.</summary>
+    private void Read(string file)
+    {
+        string script;
+        try
+        {
+            script = File.ReadAllText(file);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw CliException.DataError($".read: cannot read {file}: {e.Message}", e);
+        }
+        var db = _db ??= ExecCommand.OpenOrCreate(path, script);
+        ScriptRunner.Run(db, script, new ScriptSource(file), WriteRows);
+    }
 
     /// <summary>.tables: the names of tables and views, in columns as sqlite3 lays them out.</summary>
     private void Tables(string pattern)
@@ -214,8 +239,10 @@ internal sealed class ShellSession(string path, TextWriter stdout, TextWriter st
         ".exit                  leave the shell (so does .quit, or Ctrl-D on an empty line)\n" +
         ".headers on|off        show column names in csv and list output\n" +
         ".help                  show this message\n" +
+        ".import [--csv] FILE TABLE  load a CSV file into TABLE, as 'sharc import' does\n" +
         $".mode [MODE]           set (or show) the output mode: {RowWriters.Names}\n" +
         ".quit                  leave the shell\n" +
+        ".read FILE             run the SQL script in FILE\n" +
         ".schema [PATTERN]      the CREATE statements of tables, indexes, views and triggers (LIKE pattern)\n" +
         ".tables [PATTERN]      the names of tables and views (LIKE pattern)\n" +
         ".timer on|off          print how long each statement took\n" +

@@ -132,6 +132,22 @@ public sealed class ShellTests : IDisposable
         result.Stdout.Should().Be("1\n2\n", "a statement without its ';' at the end of input still runs, as in sqlite3");
     }
 
+    [Fact]
+    public void Import_and_read_load_a_csv_file_and_run_a_script_file()
+    {
+        string path = _fx.PathOf("files.db");
+        string csv = _fx.PathOf("people.csv");
+        File.WriteAllText(csv, "name,age\nann,31\n\"bo, jr\",7\n");
+        string script = _fx.PathOf("script.sql");
+        File.WriteAllText(script, "SELECT name FROM people ORDER BY name;\nSELECT nope FROM people;\n");
+
+        var result = CliFixture.RunWithInput($".import --csv {csv} people\nSELECT typeof(age), sum(age) FROM people;\n.read {script}\n", "shell", path);
+
+        result.ExitCode.Should().Be(1, "the script's second statement fails");
+        result.Stdout.Should().Be("text|38\nann\nbo, jr\n");
+        result.Stderr.Should().Be($"sharc: error: {script}:2:8: no such column: nope (in SELECT nope FROM people)\n");
+    }
+
     [Theory]
     [InlineData("SELECT 1;", true)]
     [InlineData("SELECT 1", false)]
