@@ -5,7 +5,7 @@ using Sharc.Cli.Commands;
 namespace Sharc.Cli;
 
 /// <summary>
-/// The entry point of the <c>sharc</c> command-line tool. <see cref="Run"/> does all the work against the writers it
+/// The entry point of the <c>sharc</c> command-line tool. <see cref="Run(string[], TextWriter, TextWriter)"/> does all the work against the writers it
 /// is given, so the tool can be run in-process (by tests, or by a host) without touching the console.
 /// </summary>
 public static class Program
@@ -27,6 +27,8 @@ public static class Program
         new QueryCommand(),
         new ExecCommand(),
         new CheckCommand(),
+        new ImportCommand(),
+        new ShellCommand(),
         new DemoCommand(),
         new SltCommand(),
     ];
@@ -40,9 +42,10 @@ public static class Program
     public static int Main(string[] args)
     {
         var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
-        using var stdout = new StreamWriter(Console.OpenStandardOutput(), utf8, bufferSize: 1 << 16) { AutoFlush = false, NewLine = "\n" };
+        using var stdout = new StreamWriter(GuardedOutputStream.OpenStandardOutput(), utf8, bufferSize: 1 << 16) { AutoFlush = false, NewLine = "\n" };
         using var stderr = new StreamWriter(Console.OpenStandardError(), utf8) { AutoFlush = true, NewLine = "\n" };
-        int code = Run(args, stdout, stderr);
+        using var stdin = new StreamReader(Console.OpenStandardInput(), utf8);
+        int code = Run(args, CliConsole.FromProcess(stdin), stdout, stderr);
         try
         {
             stdout.Flush();
@@ -64,15 +67,39 @@ public static class Program
     /// <param name="stderr">Where errors, warnings and usage errors go.</param>
     /// <returns>0 on success, 1 for data errors, 2 for usage errors.</returns>
     public static int Run(string[] args, TextWriter stdout, TextWriter stderr)
+        => Run(args, CliConsole.Detached, stdout, stderr);
+
+    /// <summary>
+    /// Runs the tool as <see cref="Run(string[], TextWriter, TextWriter)"/> does, with <paramref name="stdin"/> as
+    /// redirected standard input (not a terminal): what <c>sharc exec db -</c> reads, or <c>sharc shell</c>'s input.
+    /// </summary>
+    /// <param name="args">The command-line arguments (without the program name).</param>
+    /// <param name="stdin">Standard input.</param>
+    /// <param name="stdout">Where results go.</param>
+    /// <param name="stderr">Where errors, warnings and usage errors go.</param>
+    /// <returns>0 on success, 1 for data errors, 2 for usage errors.</returns>
+    public static int Run(string[] args, TextReader stdin, TextWriter stdout, TextWriter stderr)
+    {
+        ArgumentNullException.ThrowIfNull(stdin);
+        return Run(args, CliConsole.Piped(stdin), stdout, stderr);
+    }
+
+    private static int Run(string[] args, CliConsole console, TextWriter stdout, TextWriter stderr)
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(stdout);
         ArgumentNullException.ThrowIfNull(stderr);
+        using var scope = CliConsole.Use(console);
         try
         {
             int code = Dispatch(args, stdout, stderr);
             stdout.Flush();
             return code;
+        }
+        catch (OutputClosedException)
+        {
+            // `sharc … | head`: the reader has what it wanted; stopping is the right end, not a failure.
+            return ExitOk;
         }
         catch (CliException e)
         {
@@ -174,7 +201,7 @@ public static class Program
     internal static string Usage()
     {
         var sb = new StringBuilder();
-        sb.Append("sharc — read SQLite databases with Sharc, a pure managed reader\n");
+        sb.Append("sharc — read and write SQLite databases with Sharc (pure managed, no native SQLite)\n");
         sb.Append('\n');
         sb.Append("usage:\n");
         foreach (var c in Commands)
@@ -189,7 +216,7 @@ public static class Program
             sb.Append("  ").Append(c.Name.PadRight(width + 2)).Append(c.Summary).Append('\n');
         sb.Append('\n');
         sb.Append("New here? Run 'sharc demo' to see the tool work on a built-in sample database.\n");
-        sb.Append("Exit codes: 0 success, 1 data error (missing file, not a database, corruption, unknown table), 2 usage error.\n");
+        sb.Append("Exit codes: 0 success, 1 data error (missing file, not a database, corruption, unknown table, a failing statement), 2 usage error.\n");
         return sb.ToString();
     }
 }

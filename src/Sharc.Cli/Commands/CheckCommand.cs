@@ -1,3 +1,4 @@
+using Sharc.Cli.Output;
 using System.Globalization;
 
 namespace Sharc.Cli.Commands;
@@ -61,7 +62,9 @@ internal sealed class CheckCommand : ICommand
         }
         using (db)
         {
-            var problems = db.CheckIntegrity(maxErrors);
+            IReadOnlyList<string> problems;
+            using (var progress = Progress.On(stderr, "check", "pages"))
+                problems = db.CheckIntegrity(maxErrors, (unit, done, total) => progress.Report(done, total, unit));
             if (problems.Count == 0)
             {
                 stdout.Write("ok\n");

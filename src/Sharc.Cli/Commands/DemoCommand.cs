@@ -72,10 +72,10 @@ internal sealed class DemoCommand : ICommand
         SchemaCommand.Describe(db, path, stdout);
 
         stdout.Write($"\n$ sharc dump {path} authors\n");
-        DumpCommand.Dump(db, "authors", RowWriters.Create(OutputFormat.Jsonl, stdout), stderr);
+        DumpCommand.Dump(db, "authors", RowWriters.Create(OutputFormat.Jsonl, stdout), stdout, stderr, Progress.None);
 
         stdout.Write($"\n$ sharc dump {path} tags --format table\n");
-        DumpCommand.Dump(db, "tags", RowWriters.Create(OutputFormat.Table, stdout), stderr);
+        DumpCommand.Dump(db, "tags", RowWriters.Create(OutputFormat.Table, stdout), stdout, stderr, Progress.None);
     }
 
     /// <summary>Writes the embedded sample database to <paramref name="path"/>.</summary>

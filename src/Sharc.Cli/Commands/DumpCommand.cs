@@ -3,7 +3,7 @@ using Sharc.Cli.Output;
 namespace Sharc.Cli.Commands;
 
 /// <summary>
-/// <c>sharc dump &lt;db&gt; &lt;table-or-index&gt; [--format jsonl|csv|table]</c>: every row of a table, or every
+/// <c>sharc dump &lt;db&gt; &lt;table-or-index&gt; [--format &lt;fmt&gt;]</c>: every row of a table, or every
 /// entry of an index, in storage order, streamed as it is read.
 /// </summary>
 internal sealed class DumpCommand : ICommand
@@ -15,7 +15,7 @@ internal sealed class DumpCommand : ICommand
 
     public string Name => "dump";
 
-    public string Synopsis => "dump <db> <table-or-index> [--format jsonl|csv|table]";
+    public string Synopsis => "dump <db> <table-or-index> [--format <fmt>]";
 
     public string Summary => "print every row of a table or entry of an index, in storage order";
 
@@ -35,7 +35,10 @@ internal sealed class DumpCommand : ICommand
         "         reads back as the same double and always have a '.' or an exponent (1.0, 0.1, 1e+20, -2.5e-10;\n" +
         "         infinities are 1e999 and -1e999), text is a JSON string, a blob is {\"blob\":\"<hex>\"}.\n" +
         "  csv    RFC 4180 (CRLF line ends) with a header row; NULL is an empty field, '' is \"\", blobs are hex.\n" +
-        "  table  aligned columns for reading; long cells are cut, columns are sized from the first 1000 rows.\n" +
+        "  table  aligned columns for reading, sized from the first 100 rows; later cells too wide are cut (numbers\n" +
+        "         never are), and on a terminal the widest text columns narrow until a line fits its width.\n" +
+        "  json   one JSON array of objects keyed by column name, values as in jsonl (the sqlite3 shell's json).\n" +
+        "  list   values separated by '|', NULL empty, no quoting (the sqlite3 shell's list mode).\n" +
         "\n" +
         "VIRTUAL generated columns are left out (computing them needs a SQL engine); a note on stderr says so.\n";
 
@@ -46,12 +49,13 @@ internal sealed class DumpCommand : ICommand
         var format = RowWriters.ParseFormat(line.Get("format") ?? "jsonl", Name);
 
         using var db = DatabaseFile.Open(p[0]);
-        Dump(db, p[1], RowWriters.Create(format, stdout), stderr);
+        using var progress = Progress.On(stderr, "dump", "rows");
+        Dump(db, p[1], RowWriters.Create(format, stdout), stdout, stderr, progress);
         return Program.ExitOk;
     }
 
-    /// <summary>Writes every row of <paramref name="name"/> (a table or an index of <paramref name="db"/>) to <paramref name="writer"/>.</summary>
-    public static long Dump(SharcDatabase db, string name, IRowWriter writer, TextWriter stderr)
+    /// <summary>Writes every row of <paramref name="name"/> (a table or an index of <paramref name="db"/>) with <paramref name="writer"/>, which writes to <paramref name="stdout"/>.</summary>
+    public static long Dump(SharcDatabase db, string name, IRowWriter writer, TextWriter stdout, TextWriter stderr, Progress progress)
     {
         string[] columns = [];
         var table = db.Schema.FindTable(name);
@@ -63,18 +67,6 @@ internal sealed class DumpCommand : ICommand
         }
 
         using var reader = db.CreateReader(name, columns);
-        var names = new string[reader.FieldCount];
-        for (int i = 0; i < names.Length; i++) names[i] = reader.GetName(i);
-
-        writer.Begin(names);
-        var row = new ReaderRow(reader);
-        long count = 0;
-        while (reader.Read())
-        {
-            writer.WriteRow(row);
-            count++;
-        }
-        writer.Complete();
-        return count;
+        return RowWriters.WriteAll(writer, stdout, reader, progress);
     }
 }

@@ -1,10 +1,13 @@
 using System.Globalization;
 using Sharc.Cli.Output;
+using Sharc.Sql.Ast;
+using Sharc.Sql.Intent;
+using Sharc.Sql.Parsing;
 
 namespace Sharc.Cli.Commands;
 
 /// <summary>
-/// <c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format table|csv|jsonl]</c>: runs one SELECT and
+/// <c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format &lt;fmt&gt;]</c>: runs one SELECT and
 /// streams its rows in the same formats as <c>sharc dump</c>.
 /// </summary>
 internal sealed class QueryCommand : ICommand
@@ -17,14 +20,15 @@ internal sealed class QueryCommand : ICommand
 
     public string Name => "query";
 
-    public string Synopsis => "query <db> <sql> [--param name=value]... [--format table|csv|jsonl]";
+    public string Synopsis => "query <db> <sql> [--param name=value]... [--format <fmt>]";
 
     public string Summary => "run a SELECT and print its rows";
 
     public string Help =>
         "usage: sharc " + Synopsis + "\n" +
         "\n" +
-        "Runs one SELECT statement against the database (read-only) and prints its rows as they are produced.\n" +
+        "Runs one SELECT (or a PRAGMA that reads) against the database, read-only, and prints its rows as they\n" +
+        "are produced. To write, or to run several statements, use 'sharc exec'.\n" +
         "SQLite's semantics: type affinity, collations, NULL logic, SQLite's functions and aggregates.\n" +
         "\n" +
         "options:\n" +
@@ -69,6 +73,7 @@ internal sealed class QueryCommand : ICommand
         var p = line.Expect("db", "sql");
         var format = RowWriters.ParseFormat(line.Get("format") ?? "table", Name);
 
+        RefuseWrites(p[0], p[1]);
         using var db = DatabaseFile.Open(p[0]);
         using var query = db.Prepare(p[1]);
         foreach (var binding in bindings) Bind(query, binding);
@@ -76,6 +81,26 @@ internal sealed class QueryCommand : ICommand
         using var reader = query.Execute();
         RowWriters.WriteAll(format, stdout, reader);
         return Program.ExitOk;
+    }
+
+    /// <summary>
+    /// query opens the database read-only: a script, or a statement that writes, is sent to exec with a message in the
+    /// tool's terms rather than failing inside the engine with advice meant for C# callers.
+    /// </summary>
+    private void RefuseWrites(string path, string sql)
+    {
+        var statements = SqlParser.ParseScript(sql, out _);
+        if (statements.Count > 1)
+            throw CliException.UsageError($"{Name} runs one statement; run a script with 'sharc exec {path} \"<sql>; <sql>…\"'");
+        if (statements.Count == 0 || statements[0] is SqlSelectStatement or SqlPragmaStatement { Value: null }) return;
+        string what = statements[0] switch
+        {
+            SqlPragmaStatement => "a PRAGMA that sets a value",
+            SqlBeginStatement or SqlCommitStatement or SqlRollbackStatement or SqlSavepointStatement or SqlReleaseStatement
+                => sql.AsSpan(statements[0].Start).TrimStart().ToString().Split((char[]?)null, 2)[0].ToUpperInvariant(),
+            var other => IntentCompiler.StatementName(other),
+        };
+        throw CliException.UsageError($"{Name} only reads: run {what} with 'sharc exec {path} \"<sql>\"'");
     }
 
     private void Bind(PreparedQuery query, string binding)

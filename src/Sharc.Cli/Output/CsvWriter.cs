@@ -1,18 +1,20 @@
 namespace Sharc.Cli.Output;
 
 /// <summary>
-/// CSV as RFC 4180 defines it: a header row of column names, then one record per row, fields separated by ","
+/// CSV as RFC 4180 defines it: a header row of column names (left out when headers are off, as after the shell's
+/// <c>.headers off</c>), then one record per row, fields separated by ","
 /// and records ended by CRLF. A field is enclosed in double quotes (with inner quotes doubled) when it contains
 /// a comma, a quote, CR or LF, and also when it is empty text, so that NULL (an empty, unquoted field) and ''
 /// (<c>""</c>) stay distinguishable. Integers are decimal, reals are spelled as in jsonl
 /// (<see cref="ValueText.Real"/>), blobs are lowercase hex without prefix.
 /// </summary>
-internal sealed class CsvWriter(TextWriter output) : IRowWriter
+internal sealed class CsvWriter(TextWriter output, bool headers = true) : IRowWriter
 {
     private const string RecordEnd = "\r\n";
 
     public void Begin(IReadOnlyList<string> columnNames)
     {
+        if (!headers) return;
         for (int i = 0; i < columnNames.Count; i++)
         {
             if (i > 0) output.Write(',');
@@ -30,17 +32,11 @@ internal sealed class CsvWriter(TextWriter output) : IRowWriter
             {
                 case SharcColumnType.Null:
                     break;
-                case SharcColumnType.Integer:
-                    output.Write(ValueText.Integer(row.GetInt64(i)));
-                    break;
-                case SharcColumnType.Real:
-                    output.Write(ValueText.Real(row.GetDouble(i)));
-                    break;
                 case SharcColumnType.Text:
                     WriteField(output, row.GetText(i));
                     break;
                 default:
-                    output.Write(ValueText.Hex(row.GetBlob(i)));
+                    output.Write(ValueText.Plain(row, i));
                     break;
             }
         }

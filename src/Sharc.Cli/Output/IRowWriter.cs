@@ -51,42 +51,69 @@ internal enum OutputFormat
     Csv,
     /// <summary>Aligned columns for people (see <see cref="TableWriter"/>).</summary>
     Table,
+    /// <summary>Values separated by "|", as the sqlite3 shell's list mode (see <see cref="ListWriter"/>).</summary>
+    List,
+    /// <summary>One JSON array of objects, as the sqlite3 shell's json mode (see <see cref="JsonWriter"/>).</summary>
+    Json,
 }
 
 /// <summary>Creates row writers by format name.</summary>
 internal static class RowWriters
 {
     /// <summary>The format names, as accepted by --format.</summary>
-    public const string Names = "jsonl|csv|table";
+    public const string Names = "table|csv|jsonl|json|list";
 
     /// <summary>Parses a --format value (case-insensitive); throws a usage error for an unknown name.</summary>
     public static OutputFormat ParseFormat(string name, string command) => name.ToLowerInvariant() switch
     {
-        "jsonl" or "json" or "ndjson" => OutputFormat.Jsonl,
+        "jsonl" or "ndjson" => OutputFormat.Jsonl,
+        "json" => OutputFormat.Json,
         "csv" => OutputFormat.Csv,
         "table" => OutputFormat.Table,
+        "list" => OutputFormat.List,
         _ => throw CliException.UsageError($"{command}: unknown format '{name}' (expected {Names})"),
     };
 
-    /// <summary>A writer for <paramref name="format"/> that writes to <paramref name="output"/>.</summary>
-    public static IRowWriter Create(OutputFormat format, TextWriter output) => format switch
+    /// <summary>
+    /// A writer for <paramref name="format"/> that writes to <paramref name="output"/>. <paramref name="headers"/>
+    /// says whether csv and list start with the column names (table always shows them, the JSON formats never need
+    /// to); a table fits the width of the terminal standard output is, if it is one.
+    /// </summary>
+    public static IRowWriter Create(OutputFormat format, TextWriter output, bool headers = true) => format switch
     {
         OutputFormat.Jsonl => new JsonlWriter(output),
-        OutputFormat.Csv => new CsvWriter(output),
-        OutputFormat.Table => new TableWriter(output),
+        OutputFormat.Csv => new CsvWriter(output, headers),
+        OutputFormat.Table => new TableWriter(output) { MaxLineWidth = CliConsole.Current.StdoutIsTerminal ? CliConsole.Current.Width : 0 },
+        OutputFormat.List => new ListWriter(output, headers),
+        OutputFormat.Json => new JsonWriter(output),
         _ => throw new ArgumentOutOfRangeException(nameof(format), format, null),
     };
 
     /// <summary>Writes every row of <paramref name="reader"/> (with its column names) in <paramref name="format"/>.</summary>
-    public static void WriteAll(OutputFormat format, TextWriter output, SharcDataReader reader)
+    public static long WriteAll(OutputFormat format, TextWriter output, SharcDataReader reader, bool headers = true)
+        => WriteAll(Create(format, output, headers), output, reader, Progress.None);
+
+    /// <summary>
+    /// Writes every row of <paramref name="reader"/> with <paramref name="writer"/>, as they are produced, flushing
+    /// <paramref name="output"/> as <see cref="OutputPacer"/> decides. Returns the number of rows.
+    /// </summary>
+    public static long WriteAll(IRowWriter writer, TextWriter output, SharcDataReader reader, Progress progress)
     {
-        var writer = Create(format, output);
         var names = new string[reader.FieldCount];
         for (int i = 0; i < names.Length; i++) names[i] = reader.GetName(i);
         writer.Begin(names);
         var row = new ReaderRow(reader);
-        while (reader.Read()) writer.WriteRow(row);
+        var pacer = OutputPacer.Start();
+        long count = 0;
+        while (reader.Read())
+        {
+            writer.WriteRow(row);
+            count++;
+            progress.Report(count);
+            if (pacer.Due()) output.Flush();
+        }
         writer.Complete();
+        return count;
     }
 }
 

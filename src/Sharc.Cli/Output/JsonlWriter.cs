@@ -18,28 +18,31 @@ internal sealed class JsonlWriter(TextWriter output) : IRowWriter
         for (int i = 0; i < row.FieldCount; i++)
         {
             if (i > 0) output.Write(',');
-            switch (row.GetColumnType(i))
-            {
-                case SharcColumnType.Null:
-                    output.Write("null");
-                    break;
-                case SharcColumnType.Integer:
-                    output.Write(ValueText.Integer(row.GetInt64(i)));
-                    break;
-                case SharcColumnType.Real:
-                    output.Write(ValueText.Real(row.GetDouble(i)));
-                    break;
-                case SharcColumnType.Text:
-                    WriteString(output, row.GetText(i));
-                    break;
-                default:
-                    output.Write("{\"blob\":\"");
-                    output.Write(ValueText.Hex(row.GetBlob(i)));
-                    output.Write("\"}");
-                    break;
-            }
+            WriteValue(output, row, i);
         }
         output.Write("]\n");
+    }
+
+    /// <summary>Writes value <paramref name="i"/> of <paramref name="row"/> as a JSON value (see the class summary).</summary>
+    public static void WriteValue(TextWriter output, IRowValues row, int i)
+    {
+        switch (row.GetColumnType(i))
+        {
+            case SharcColumnType.Null:
+                output.Write("null");
+                break;
+            case SharcColumnType.Text:
+                WriteString(output, row.GetText(i));
+                break;
+            case SharcColumnType.Blob:
+                output.Write("{\"blob\":\"");
+                output.Write(ValueText.Hex(row.GetBlob(i)));
+                output.Write("\"}");
+                break;
+            default:
+                output.Write(ValueText.Plain(row, i));
+                break;
+        }
     }
 
     public void Complete() => output.Flush();

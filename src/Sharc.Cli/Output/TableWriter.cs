@@ -15,15 +15,17 @@ namespace Sharc.Cli.Output;
 /// A column whose values (NULLs aside) are all numbers is right-aligned, header included; others are left-aligned.
 /// NULL is shown as <c>NULL</c>, blobs as <c>x'hex'</c>; in text, CR, LF and TAB are
 /// shown as \r, \n, \t and other control characters as \u00xx, so every row stays on one line. Cells wider than
-/// <see cref="MaxCellWidth"/> terminal columns are cut and end with "…". To align, the writer buffers the first
-/// <see cref="MaxBufferedRows"/> rows and sizes the columns from them; later rows are streamed with those widths
-/// and alignments; a wider cell there pushes the rest of its line to the right rather than being cut further.
+/// <see cref="MaxCellWidth"/> terminal columns are cut and end with "…". The writer holds back only a bounded sample,
+/// the first <see cref="MaxBufferedRows"/> rows, sizes the columns from it, and then streams: a later text or blob
+/// cell wider than its column is cut to fit, so the table never overflows its columns. Numbers are never cut (a cut
+/// number would read as another number): a wider one pushes the rest of its line to the right. With
+/// <see cref="MaxLineWidth"/> (a terminal's width), the widest text columns are narrowed until a line fits.
 /// Use jsonl or csv for exact values.
 /// </summary>
 internal sealed class TableWriter : IRowWriter
 {
     /// <summary>The default for <see cref="MaxBufferedRows"/>.</summary>
-    public const int DefaultMaxBufferedRows = 1000;
+    public const int DefaultMaxBufferedRows = 100;
 
     /// <summary>The default for <see cref="MaxCellWidth"/>.</summary>
     public const int DefaultMaxCellWidth = 60;
@@ -47,6 +49,9 @@ internal sealed class TableWriter : IRowWriter
 
     /// <summary>The widest a cell is shown, in terminal columns.</summary>
     public int MaxCellWidth { get; init; } = DefaultMaxCellWidth;
+
+    /// <summary>The widest a line may be (a terminal's width), or 0 for no limit.</summary>
+    public int MaxLineWidth { get; init; }
 
     /// <summary>What NULL looks like.</summary>
     public string NullText { get; init; } = "NULL";
@@ -107,6 +112,7 @@ internal sealed class TableWriter : IRowWriter
             }
             _rightAligned[i] = sawNumber && !sawOther;
         }
+        if (MaxLineWidth > 0) FitLineWidth();
         WriteLine(_header);
         var sb = new StringBuilder(Indent);
         for (int i = 0; i < _widths.Length; i++)
@@ -119,6 +125,23 @@ internal sealed class TableWriter : IRowWriter
         _buffer.Clear();
     }
 
+    /// <summary>Narrows the widest text columns, one terminal column at a time, until a line fits <see cref="MaxLineWidth"/>.</summary>
+    private void FitLineWidth()
+    {
+        const int Narrowest = 6;
+        int total = 3 * (_widths.Length - 1);
+        foreach (int w in _widths) total += w;
+        while (total > MaxLineWidth)
+        {
+            int widest = -1;
+            for (int i = 0; i < _widths.Length; i++)
+                if (!_rightAligned[i] && _widths[i] > Narrowest && (widest < 0 || _widths[i] > _widths[widest])) widest = i;
+            if (widest < 0) return; // only numbers and narrow columns left: let the line wrap rather than cut them
+            _widths[widest]--;
+            total--;
+        }
+    }
+
     private void WriteLine(Cell[] cells)
     {
         // Empty cells at the end of the line are left out, separators included, so no line ends in blanks.
@@ -128,11 +151,17 @@ internal sealed class TableWriter : IRowWriter
         for (int i = 0; i <= last; i++)
         {
             if (i > 0) sb.Append(" | ");
-            int pad = Math.Max(0, _widths[i] - cells[i].Width);
-            if (_rightAligned[i]) sb.Append(' ', pad).Append(cells[i].Text);
+            var cell = cells[i];
+            if (cell.Width > _widths[i] && cell.Kind != CellKind.Number)
+            {
+                var (text, width) = Truncate(cell.Text, _widths[i]);
+                cell = cell with { Text = text, Width = width };
+            }
+            int pad = Math.Max(0, _widths[i] - cell.Width);
+            if (_rightAligned[i]) sb.Append(' ', pad).Append(cell.Text);
             else
             {
-                sb.Append(cells[i].Text);
+                sb.Append(cell.Text);
                 if (i < last) sb.Append(' ', pad);
             }
         }

@@ -81,6 +81,16 @@ internal static class ValueText
         return sb.ToString();
     }
 
+    /// <summary>Value <paramref name="i"/> of <paramref name="row"/> as plain text: numbers as above, text as it is, a blob as hex, NULL as "".</summary>
+    public static string Plain(IRowValues row, int i) => row.GetColumnType(i) switch
+    {
+        SharcColumnType.Null => "",
+        SharcColumnType.Integer => Integer(row.GetInt64(i)),
+        SharcColumnType.Real => Real(row.GetDouble(i)),
+        SharcColumnType.Text => row.GetText(i),
+        _ => Hex(row.GetBlob(i)),
+    };
+
     /// <summary>An integer in decimal.</summary>
     public static string Integer(long value) => value.ToString(CultureInfo.InvariantCulture);
 

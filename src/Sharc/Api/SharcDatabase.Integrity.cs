@@ -21,14 +21,20 @@ public sealed partial class SharcDatabase
     /// <param name="maxErrors">The most problems to report (at least 1); the check stops when it has found this many.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxErrors"/> is less than 1.</exception>
     /// <exception cref="ObjectDisposedException">The database has been disposed.</exception>
-    public IReadOnlyList<string> CheckIntegrity(int maxErrors = 100)
+    public IReadOnlyList<string> CheckIntegrity(int maxErrors = 100) => CheckIntegrity(maxErrors, null);
+
+    /// <summary>
+    /// <see cref="CheckIntegrity(int)"/>, telling <paramref name="progress"/> how far it is: ("pages", checked, page
+    /// count) while it walks the b-trees, then ("tables", checked, table count) while it compares tables with their indexes.
+    /// </summary>
+    internal IReadOnlyList<string> CheckIntegrity(int maxErrors, Action<string, long, long>? progress)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxErrors, 1);
         _ = Source; // throws when disposed
-        return UnderWriteLock(db => IntegrityChecker.Run(db, maxErrors));
+        return UnderWriteLock(db => IntegrityChecker.Run(db, maxErrors, progress));
     }
 
-    /// <summary>True when <see cref="CheckIntegrity"/> finds no problem (it stops at the first one).</summary>
+    /// <summary>True when <see cref="CheckIntegrity(int)"/> finds no problem (it stops at the first one).</summary>
     /// <exception cref="ObjectDisposedException">The database has been disposed.</exception>
     public bool IsIntact() => CheckIntegrity(1).Count == 0;
 }

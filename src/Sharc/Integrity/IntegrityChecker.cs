@@ -108,7 +108,7 @@ internal sealed class CheckContext
 /// </summary>
 internal static class IntegrityChecker
 {
-    public static IReadOnlyList<string> Run(SharcDatabase db, int maxErrors)
+    public static IReadOnlyList<string> Run(SharcDatabase db, int maxErrors, Action<string, long, long>? progress = null)
     {
         var log = new ProblemLog(maxErrors);
         if (db.PageCount == 0) return log.Problems; // a zero-length file is an empty database
@@ -120,7 +120,8 @@ internal static class IntegrityChecker
                 return log.Problems;
             }
             var ctx = new CheckContext(db, log);
-            RunAll(ctx);
+            ctx.Pages.Progress = progress;
+            RunAll(ctx, progress);
         }
         catch (CheckLimitReachedException)
         {
@@ -129,7 +130,7 @@ internal static class IntegrityChecker
         return log.Problems;
     }
 
-    private static void RunAll(CheckContext ctx)
+    private static void RunAll(CheckContext ctx, Action<string, long, long>? progress)
     {
         var schema = ctx.Database.Schema;
         var trees = CollectTrees(schema);
@@ -151,8 +152,10 @@ internal static class IntegrityChecker
         ctx.Pages.ReportNeverUsed();
 
         var consistency = new IndexConsistencyCheck(ctx);
+        int tablesDone = 0;
         foreach (var table in schema.Tables)
         {
+            progress?.Invoke("tables", tablesDone++, schema.Tables.Count);
             try
             {
                 consistency.CheckTable(table);

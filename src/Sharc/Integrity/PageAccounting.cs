@@ -36,6 +36,11 @@ internal sealed class PageAccounting
 
     public uint PageCount { get; }
 
+    /// <summary>Told ("pages", pages claimed so far, page count) as pages are claimed, for a progress display.</summary>
+    public Action<string, long, long>? Progress { get; set; }
+
+    private long _claimed;
+
     /// <summary>The lock-byte page's number (it may lie beyond the end of a small database).</summary>
     public uint LockBytePage { get; }
 
@@ -63,6 +68,7 @@ internal sealed class PageAccounting
             return false;
         }
         _use[page] = (byte)use;
+        Progress?.Invoke("pages", ++_claimed, PageCount);
         return true;
     }
 

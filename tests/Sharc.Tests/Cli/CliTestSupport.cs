@@ -34,6 +34,18 @@ internal sealed class CliFixture : IDisposable
         return new CliResult(code, stdout.ToString(), stderr.ToString());
     }
 
+    /// <summary>Runs the tool in-process with <paramref name="stdin"/> as redirected standard input.</summary>
+    public static CliResult RunWithInput(string stdin, params string[] args)
+    {
+        var stdout = new StringWriter(CultureInfo.InvariantCulture);
+        var stderr = new StringWriter(CultureInfo.InvariantCulture);
+        int code = Program.Run(args, new StringReader(stdin), stdout, stderr);
+        return new CliResult(code, stdout.ToString(), stderr.ToString());
+    }
+
+    /// <summary>The built tool beside the tests (the test project references it), for runs in a real process.</summary>
+    public static string ToolDll => Path.Combine(AppContext.BaseDirectory, "Sharc.Cli.dll");
+
     public static SqliteConnection Connect(string path)
     {
         var cs = new SqliteConnectionStringBuilder { DataSource = path, Pooling = false, Mode = SqliteOpenMode.ReadWriteCreate };

@@ -71,7 +71,7 @@ public sealed class DumpTableTests : IDisposable
     }
 
     [Fact]
-    public void Table_format_streams_rows_past_the_sizing_window_without_losing_any()
+    public void Table_format_streams_rows_past_the_sizing_window_without_losing_any_or_cutting_numbers()
     {
         string path = _fx.PathOf("many.db");
         using (var c = CliFixture.Connect(path))
@@ -85,7 +85,8 @@ public sealed class DumpTableTests : IDisposable
         result.ExitCode.Should().Be(0, result.Stderr);
         var lines = result.Lines;
         lines.Should().HaveCount(2 + 2500 + 1);
-        lines[2].Should().Be("   1");
+        // Sized from the first 100 rows (three digits); wider numbers later push out rather than being cut.
+        lines[2].Should().Be("  1");
         lines[1001].Should().Be("1000");
         lines[2501].Should().Be("2500");
         lines[^1].Should().Be("(2500 rows)");

@@ -153,7 +153,7 @@ public sealed class ErrorTests : IDisposable
         string path = _fx.CreateDb("t.db", "CREATE TABLE t(x)");
 
         ShouldFailWithOneLine(CliFixture.Run("dump", path, "t", "--format", "xml"), 2,
-            "sharc: error: dump: unknown format 'xml' (expected jsonl|csv|table)\n");
+            "sharc: error: dump: unknown format 'xml' (expected table|csv|jsonl|json|list)\n");
     }
 
     [Fact]

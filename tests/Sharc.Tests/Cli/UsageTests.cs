@@ -14,9 +14,12 @@ public sealed class UsageTests
 
         result.ExitCode.Should().Be(0);
         result.Stderr.Should().BeEmpty();
-        result.Stdout.Should().StartWith("sharc — read SQLite databases with Sharc");
+        result.Stdout.Should().StartWith("sharc — read and write SQLite databases with Sharc");
         result.Stdout.Should().Contain("  sharc schema <db>\n");
-        result.Stdout.Should().Contain("  sharc dump <db> <table-or-index> [--format jsonl|csv|table]\n");
+        result.Stdout.Should().Contain("  sharc dump <db> <table-or-index> [--format <fmt>]\n");
+        result.Stdout.Should().Contain("  sharc exec <db> [<sql> | - | --file <path>] [--format <fmt>]\n");
+        result.Stdout.Should().Contain("  sharc import <db> <table> <file.csv | -> [--no-header]\n");
+        result.Stdout.Should().Contain("  sharc shell <db>\n");
         result.Stdout.Should().Contain("  sharc demo [--out <path>] [--force]\n");
         result.Stdout.Should().Contain("  sharc --help | --version\n");
     }
@@ -43,9 +46,11 @@ public sealed class UsageTests
 
     [Theory]
     [InlineData("schema", "usage: sharc schema <db>\n")]
-    [InlineData("dump", "usage: sharc dump <db> <table-or-index> [--format jsonl|csv|table]\n")]
+    [InlineData("dump", "usage: sharc dump <db> <table-or-index> [--format <fmt>]\n")]
     [InlineData("demo", "usage: sharc demo [--out <path>] [--force]\n")]
-    [InlineData("exec", "usage: sharc exec <db> <sql> [--format table|csv|jsonl]\n")]
+    [InlineData("exec", "usage: sharc exec <db> [<sql> | - | --file <path>] [--format <fmt>]\n")]
+    [InlineData("import", "usage: sharc import <db> <table> <file.csv | -> [--no-header]\n")]
+    [InlineData("shell", "usage: sharc shell <db>\n")]
     public void Each_command_has_its_own_help(string command, string firstLine)
     {
         var viaFlag = CliFixture.Run(command, "--help");

@@ -11,6 +11,9 @@ internal static class Unsupported
     /// <summary>The message for <paramref name="what"/> (e.g. "joins").</summary>
     public static string Message(string what) => what + " is not supported";
 
+    /// <summary>The message for <paramref name="what"/> with a note on why or what to do instead, after the verdict so the sentence stays whole.</summary>
+    public static string Message(string what, string note) => $"{what} is not supported ({note})";
+
     [DoesNotReturn]
     public static void Throw(string what, string sql, int offset)
         => throw new SharcSqlException(Message(what), sql, offset);
@@ -18,4 +21,12 @@ internal static class Unsupported
     [DoesNotReturn]
     public static T Throw<T>(string what, string sql, int offset)
         => throw new SharcSqlException(Message(what), sql, offset);
+
+    [DoesNotReturn]
+    public static void Throw(string what, string note, string sql, int offset)
+        => throw new SharcSqlException(Message(what, note), sql, offset);
+
+    [DoesNotReturn]
+    public static T Throw<T>(string what, string note, string sql, int offset)
+        => throw new SharcSqlException(Message(what, note), sql, offset);
 }

@@ -62,11 +62,11 @@ internal static class DdlStatements
                 case SqlReindexStatement reindex:
                     return Reindex(db, reindex);
                 case SqlVacuumStatement v:
-                    return Unsupported.Throw<StatementOutcome>("VACUUM (auto_vacuum databases and PRAGMA incremental_vacuum are)", sql, v.Start);
+                    return Unsupported.Throw<StatementOutcome>("VACUUM", "free pages are reclaimed in auto_vacuum databases, and by PRAGMA incremental_vacuum", sql, v.Start);
                 case SqlAnalyzeStatement a:
                     return Unsupported.Throw<StatementOutcome>("ANALYZE", sql, a.Start);
                 case SqlAttachStatement or SqlDetachStatement:
-                    return Unsupported.Throw<StatementOutcome>("ATTACH and DETACH", sql, statement.Start);
+                    return Unsupported.Throw<StatementOutcome>(statement is SqlAttachStatement ? "ATTACH" : "DETACH", sql, statement.Start);
                 default:
                     return Unsupported.Throw<StatementOutcome>(IntentCompiler.StatementName(statement), sql, statement.Start);
             }

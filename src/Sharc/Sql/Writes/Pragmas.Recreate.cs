@@ -41,8 +41,8 @@ internal static partial class Pragmas
         if (HasContent(db) || db.Source.PageCount != 1) return StatementOutcome.None;
         if (!db.IsWritable) throw new SharcSqlException("attempt to write a readonly database", sql, pragma.Start);
         string what = $"PRAGMA {pragma.Name} = {pragma.Value}";
-        if (db.InExplicitTransaction) Unsupported.Throw($"{what} inside a transaction (it rewrites the empty database)", sql, pragma.Start);
-        if (db.JournalMode == SharcJournalMode.Wal) Unsupported.Throw($"{what} in WAL mode (set it before PRAGMA journal_mode = WAL)", sql, pragma.Start);
+        if (db.InExplicitTransaction) Unsupported.Throw($"{what} inside a transaction", "it rewrites the empty database", sql, pragma.Start);
+        if (db.JournalMode == SharcJournalMode.Wal) Unsupported.Throw($"{what} in WAL mode", "set it before PRAGMA journal_mode = WAL", sql, pragma.Start);
         if (db.HasOpenReaders) Unsupported.Throw($"{what} while a reader of this database is open", sql, pragma.Start);
         db.RecreateEmpty(pageSize, encoding, autoVacuum);
         return StatementOutcome.None;

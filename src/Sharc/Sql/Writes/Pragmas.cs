@@ -48,7 +48,7 @@ internal static partial class Pragmas
                 return StatementOutcome.None;
             case "recursive_triggers":
                 if (value is null) return Single(name, SqlValue.Integer(0));
-                if (Boolean(value, sql, pragma)) Unsupported.Throw("PRAGMA recursive_triggers = ON (Sharc does not fire triggers)", sql, pragma.Start);
+                if (Boolean(value, sql, pragma)) Unsupported.Throw("PRAGMA recursive_triggers = ON", "a trigger never fires while it is already running", sql, pragma.Start);
                 return StatementOutcome.None;
             case "journal_mode":
                 return JournalMode(db, value, sql, pragma);
@@ -196,7 +196,7 @@ internal static partial class Pragmas
             SharcJournalMode mode;
             if (SqlText.EqualsIgnoreCase(value, "delete")) mode = SharcJournalMode.Delete;
             else if (SqlText.EqualsIgnoreCase(value, "wal")) mode = SharcJournalMode.Wal;
-            else return Unsupported.Throw<StatementOutcome>($"PRAGMA journal_mode = {value} (Sharc writes DELETE and WAL modes)", sql, pragma.Start);
+            else return Unsupported.Throw<StatementOutcome>($"PRAGMA journal_mode = {value}", "Sharc writes the DELETE and WAL journal modes", sql, pragma.Start);
             if (mode != db.JournalMode)
             {
                 if (db.InExplicitTransaction)

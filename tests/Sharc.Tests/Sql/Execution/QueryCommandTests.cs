@@ -3,7 +3,7 @@ using Sharc.Tests.Cli;
 
 namespace Sharc.Tests.Sql.Execution;
 
-/// <summary><c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format table|csv|jsonl]</c>.</summary>
+/// <summary><c>sharc query &lt;db&gt; "&lt;sql&gt;" [--param name=value]… [--format &lt;fmt&gt;]</c>.</summary>
 public sealed class QueryCommandTests : IDisposable
 {
     private readonly CliFixture _fx = new();
@@ -18,6 +18,41 @@ public sealed class QueryCommandTests : IDisposable
     }
 
     public void Dispose() => _fx.Dispose();
+
+    [Theory]
+    [InlineData("INSERT INTO t(name) VALUES ('x')", "INSERT")]
+    [InlineData("WITH w AS (SELECT 1) DELETE FROM t", "DELETE")]
+    [InlineData("CREATE TABLE u(a)", "CREATE TABLE")]
+    [InlineData("PRAGMA user_version = 3", "a PRAGMA that sets a value")]
+    [InlineData("begin immediate", "BEGIN")]
+    [InlineData("VACUUM", "VACUUM")]
+    public void A_statement_that_writes_is_sent_to_exec_in_the_tools_terms(string sql, string what)
+    {
+        var r = CliFixture.Run("query", _db, sql);
+
+        r.ExitCode.Should().Be(2);
+        r.Stderr.Should().Be($"sharc: error: query only reads: run {what} with 'sharc exec {_db} \"<sql>\"'\n");
+        r.Stderr.Should().NotContain("SharcOpenOptions");
+        CliFixture.Query(_db, "SELECT count(*) FROM t")[0][0].Should().Be(4L);
+    }
+
+    [Fact]
+    public void A_script_is_sent_to_exec()
+    {
+        var r = CliFixture.Run("query", _db, "SELECT 1; SELECT 2");
+
+        r.ExitCode.Should().Be(2);
+        r.Stderr.Should().Be($"sharc: error: query runs one statement; run a script with 'sharc exec {_db} \"<sql>; <sql>…\"'\n");
+    }
+
+    [Fact]
+    public void A_pragma_that_reads_runs()
+    {
+        var r = CliFixture.Run("query", _db, "PRAGMA user_version", "--format", "list");
+
+        r.ExitCode.Should().Be(0, r.Stderr);
+        r.Stdout.Should().Be("user_version\n0\n");
+    }
 
     [Fact]
     public void Jsonl_is_written_exactly_as_dump_writes_it()
@@ -73,7 +108,7 @@ public sealed class QueryCommandTests : IDisposable
     [Fact]
     public void The_usage_lists_the_command()
     {
-        Program.Usage().Should().Contain("  sharc query <db> <sql> [--param name=value]... [--format table|csv|jsonl]\n");
+        Program.Usage().Should().Contain("  sharc query <db> <sql> [--param name=value]... [--format <fmt>]\n");
         CliFixture.Run("query", "--help").Stdout.Should().StartWith("usage: sharc query <db> <sql>");
     }
 }

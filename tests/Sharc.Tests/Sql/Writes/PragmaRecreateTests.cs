@@ -122,7 +122,8 @@ public class PragmaRecreateTests
         using var dir = new TempDir();
         using var db = SharcDatabase.Create(dir.File("t.db"));
         db.Execute("BEGIN");
-        Assert.Throws<SharcSqlException>(() => db.Execute("PRAGMA page_size = 8192")).SqliteMessage.Should().Contain("inside a transaction").And.EndWith("is not supported");
+        Assert.Throws<SharcSqlException>(() => db.Execute("PRAGMA page_size = 8192")).SqliteMessage
+            .Should().Be("PRAGMA page_size = 8192 inside a transaction is not supported (it rewrites the empty database)");
         db.Execute("ROLLBACK");
         db.PageSize.Should().Be(4096);
     }
@@ -132,7 +133,8 @@ public class PragmaRecreateTests
     {
         using var dir = new TempDir();
         using var db = SharcDatabase.Create(dir.File("w.db"), new SharcCreateOptions { JournalMode = SharcJournalMode.Wal });
-        Assert.Throws<SharcSqlException>(() => db.Execute("PRAGMA encoding = 'UTF-16le'")).SqliteMessage.Should().Contain("WAL mode").And.EndWith("is not supported");
+        Assert.Throws<SharcSqlException>(() => db.Execute("PRAGMA encoding = 'UTF-16le'")).SqliteMessage
+            .Should().Be("PRAGMA encoding = UTF-16le in WAL mode is not supported (set it before PRAGMA journal_mode = WAL)");
     }
 
     [Fact]
