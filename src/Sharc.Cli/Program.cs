@@ -27,6 +27,7 @@ public static class Program
         new QueryCommand(),
         new ExecCommand(),
         new CheckCommand(),
+        new GraphCommand(),
         new DemoCommand(),
         new SltCommand(),
     ];
