@@ -29,7 +29,6 @@ public static class GraphData
     private const string GeneratorVersion = "v1";
 
     private static readonly string[] Kinds = ["knows", "cites", "likes"];
-    private static readonly object Gate = new();
 
     /// <summary>Node and edge counts of a size.</summary>
     public static (int Nodes, int Edges) Shape(GraphSize size) => size switch
@@ -44,29 +43,7 @@ public static class GraphData
     {
         var (nodes, edges) = Shape(size);
         string path = System.IO.Path.Combine(UsersData.Folder, $"graph-{nodes}-{edges}-s{Seed}-{GeneratorVersion}.db");
-        lock (Gate)
-        {
-            if (File.Exists(path)) return path;
-            Directory.CreateDirectory(UsersData.Folder);
-            // Built under a private name and published by rename, as UsersData does.
-            string tmp = path + $".{Environment.ProcessId}.tmp";
-            try
-            {
-                Build(tmp, nodes, edges);
-                try
-                {
-                    File.Move(tmp, path, overwrite: false);
-                }
-                catch (IOException) when (File.Exists(path))
-                {
-                }
-            }
-            finally
-            {
-                if (File.Exists(tmp)) File.Delete(tmp);
-            }
-            return path;
-        }
+        return CachedFile.GetOrBuild(path, tmp => Build(tmp, nodes, edges));
     }
 
     private static void Build(string path, int nodes, int edges)
