@@ -29,6 +29,7 @@ public static class Program
         new CheckCommand(),
         new ImportCommand(),
         new ShellCommand(),
+        new GraphCommand(),
         new DemoCommand(),
         new SltCommand(),
     ];

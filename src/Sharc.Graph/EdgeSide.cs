@@ -18,7 +18,7 @@ internal sealed class EdgeSide : IDisposable
     private long _intKey;
     private byte[] _textKey = new byte[32];
     private int _textKeyLength;
-    private bool _onFirst, _done = true;
+    private bool _onFirst, _done = true, _rowRead;
 
     public EdgeSide(SharcDatabase db, EdgeAccess access, bool text, byte[]? kindUtf8)
     {
@@ -91,10 +91,10 @@ internal sealed class EdgeSide : IDisposable
                 break;
             }
             EdgeRowId = _index.GetInt64(_access.RowIdPos);
-            if (_row is not null && !_row.Seek(EdgeRowId)) ThrowMissingRow(EdgeRowId);
-            if (_kind is not null && !_kindInPrefix && !KindMatches(_kindReader, _kindOrdinal)) continue;
+            _rowRead = false;
+            if (_kind is not null && !_kindInPrefix && !KindMatches(From(_kindReader), _kindOrdinal)) continue;
             // An edge whose other end is NULL leads nowhere.
-            if (_otherReader.IsNull(_otherOrdinal)) continue;
+            if (From(_otherReader).IsNull(_otherOrdinal)) continue;
             return true;
         }
         return false;
@@ -102,17 +102,29 @@ internal sealed class EdgeSide : IDisposable
 
     public void Stop() => _done = true;
 
-    public long NeighborInt64 => _otherReader.GetInt64(_otherOrdinal);
+    public long NeighborInt64 => From(_otherReader).GetInt64(_otherOrdinal);
 
-    public ReadOnlySpan<byte> NeighborUtf8 => _otherReader.GetUtf8Span(_otherOrdinal);
+    public ReadOnlySpan<byte> NeighborUtf8 => From(_otherReader).GetUtf8Span(_otherOrdinal);
 
-    public SharcColumnType NeighborType => _otherReader.GetColumnType(_otherOrdinal);
+    public SharcColumnType NeighborType => From(_otherReader).GetColumnType(_otherOrdinal);
 
-    public bool HasKind => _kindOrdinal >= 0 && !_kindReader.IsNull(_kindOrdinal);
+    public bool HasKind => _kindOrdinal >= 0 && !From(_kindReader).IsNull(_kindOrdinal);
 
-    public ReadOnlySpan<byte> KindUtf8 => _kindOrdinal >= 0 ? _kindReader.GetUtf8Span(_kindOrdinal) : default;
+    public ReadOnlySpan<byte> KindUtf8 => _kindOrdinal >= 0 ? From(_kindReader).GetUtf8Span(_kindOrdinal) : default;
 
-    public double Weight => _weightOrdinal < 0 || _weightReader.IsNull(_weightOrdinal) ? 1.0 : _weightReader.GetDouble(_weightOrdinal);
+    public double Weight => _weightOrdinal < 0 || From(_weightReader).IsNull(_weightOrdinal) ? 1.0 : From(_weightReader).GetDouble(_weightOrdinal);
+
+    /// <summary>
+    /// The reader to take a field from: the edge row is sought only when a field the index lacks is first asked
+    /// for, so a walk that needs only what the index holds (a BFS over neighbours) never reads the table.
+    /// </summary>
+    private SharcDataReader From(SharcDataReader reader)
+    {
+        if (reader == _index || _rowRead) return reader;
+        if (!_row!.Seek(EdgeRowId)) ThrowMissingRow(EdgeRowId);
+        _rowRead = true;
+        return reader;
+    }
 
     private bool KeyMatches()
     {

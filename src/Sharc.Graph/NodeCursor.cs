@@ -13,7 +13,7 @@ public sealed class NodeCursor : IDisposable
     private readonly PreparedReader _table;
     private readonly bool _text;
     private readonly int _kindOrdinal;
-    private bool _on;
+    private bool _on, _rowPending;
 
     internal NodeCursor(SharcGraph graph)
     {
@@ -39,7 +39,7 @@ public sealed class NodeCursor : IDisposable
         {
             NodeAccess.Mode.RowId => _table.Seek(key),
             NodeAccess.Mode.WithoutRowIdKey => _table.SeekKey(key),
-            _ => _index!.SeekKey(key) && _table.Seek(_index.RowId),
+            _ => SeekIndex(_index!.SeekKey(key)),
         };
         return _on;
     }
@@ -52,9 +52,19 @@ public sealed class NodeCursor : IDisposable
         _on = _access.How switch
         {
             NodeAccess.Mode.WithoutRowIdKey => _table.SeekKey(utf8Key),
-            _ => _index!.SeekKey(utf8Key) && _table.Seek(_index.RowId),
+            _ => SeekIndex(_index!.SeekKey(utf8Key)),
         };
         return _on;
+    }
+
+    /// <summary>
+    /// After an index seek: the node's rowid is in the index entry, so the row is sought only when a field of it is
+    /// read (<see cref="EnsureRow"/>), and a lookup that wants the rowid or existence reads one b-tree, not two.
+    /// </summary>
+    private bool SeekIndex(bool found)
+    {
+        _rowPending = found;
+        return found;
     }
 
     /// <summary>Finds the node with this text key (encodes it; see <see cref="TrySeek(ReadOnlySpan{byte})"/>).</summary>
@@ -68,7 +78,7 @@ public sealed class NodeCursor : IDisposable
         {
             EnsureOn();
             if (_access.How == NodeAccess.Mode.WithoutRowIdKey) throw new InvalidOperationException($"{_access.TableName} is WITHOUT ROWID: nodes have no rowid");
-            return _table.GetInt64(0);
+            return _access.How == NodeAccess.Mode.Index ? _index!.RowId : _table.GetInt64(0);
         }
     }
 
@@ -77,7 +87,7 @@ public sealed class NodeCursor : IDisposable
     {
         get
         {
-            EnsureOn();
+            EnsureRow();
             return _kindOrdinal < 0 || _table.IsNull(_kindOrdinal) ? null : _table.GetString(_kindOrdinal);
         }
     }
@@ -87,7 +97,7 @@ public sealed class NodeCursor : IDisposable
     {
         get
         {
-            EnsureOn();
+            EnsureRow();
             return _kindOrdinal < 0 ? default : _table.GetUtf8Span(_kindOrdinal);
         }
     }
@@ -101,9 +111,21 @@ public sealed class NodeCursor : IDisposable
     internal void EndRead()
     {
         _on = false;
+        _rowPending = false;
         _index?.Reset();
         _table.Reset();
     }
+
+    private void EnsureRow()
+    {
+        EnsureOn();
+        if (!_rowPending) return;
+        _rowPending = false;
+        if (!_table.Seek(_index!.RowId)) ThrowMissingRow();
+    }
+
+    private void ThrowMissingRow()
+        => throw new SharcCorruptException($"index {_access.IndexName} has an entry for rowid {_index!.RowId}, which is not in {_access.TableName}");
 
     /// <summary>Releases the readers.</summary>
     public void Dispose()

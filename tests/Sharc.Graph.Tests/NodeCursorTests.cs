@@ -52,4 +52,33 @@ public class NodeCursorTests
         allocated.Should().Be(0);
         found.Should().BeGreaterThan(0);
     }
+
+    [Fact]
+    public void RowIdComesFromTheIndexAndTheRowIsReadForTheKindOfTheLastSeek()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("g.db");
+        var g = GraphFixture.BuildRandom(path, seed: 3, graphs: 10, maxNodes: 30, edgesPerNode: 1);
+        var expected = new Dictionary<long, (long Id, string? Kind)>();
+        using (var conn = GraphFixture.Open(path))
+        using (var cmd = conn.CreateCommand())
+        {
+            cmd.CommandText = "SELECT key, id, kind FROM _concepts";
+            using var r = cmd.ExecuteReader();
+            while (r.Read()) expected[r.GetInt64(0)] = (r.GetInt64(1), r.IsDBNull(2) ? null : r.GetString(2));
+        }
+        using var db = SharcDatabase.Open(path);
+        using var nodes = new SharcGraph(db).PrepareNodeLookup();
+        long previous = g.Nodes[0];
+        foreach (long key in g.Nodes)
+        {
+            // Seek two nodes, read the second's fields: the row read must follow the latest seek.
+            nodes.TrySeek(previous).Should().BeTrue();
+            nodes.TrySeek(key).Should().BeTrue();
+            nodes.RowId.Should().Be(expected[key].Id);
+            nodes.Kind.Should().Be(expected[key].Kind);
+            nodes.RowId.Should().Be(expected[key].Id);
+            previous = key;
+        }
+    }
 }

@@ -41,7 +41,6 @@ public static class UsersData
     public static readonly string[] Columns = ["id", "name", "email", "age", "score", "active", "city", "bio", "created"];
 
     private static readonly string[] Cities = ["Oslo", "Lima", "Pune", "Kyiv", "Rome", "Cairo"];
-    private static readonly object Gate = new();
 
     /// <summary>The cache folder.</summary>
     public static string Folder => System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sharc-bench");
@@ -51,32 +50,7 @@ public static class UsersData
     {
         if (rows < 1) throw new ArgumentOutOfRangeException(nameof(rows));
         string path = System.IO.Path.Combine(Folder, $"users-{shape.ToString().ToLowerInvariant()}-{rows}-{GeneratorVersion}.db");
-        lock (Gate)
-        {
-            if (File.Exists(path)) return path;
-            Directory.CreateDirectory(Folder);
-            // Build under a private name and publish with a rename, so a crashed or concurrent build never leaves a
-            // half-written file under the cached name.
-            string tmp = path + $".{Environment.ProcessId}.tmp";
-            try
-            {
-                Build(tmp, shape, rows);
-                try
-                {
-                    File.Move(tmp, path, overwrite: false);
-                }
-                catch (IOException) when (File.Exists(path))
-                {
-                    // Another process published the same (identical) file first.
-                }
-            }
-            finally
-            {
-                if (File.Exists(tmp)) File.Delete(tmp);
-                if (File.Exists(tmp + "-journal")) File.Delete(tmp + "-journal");
-            }
-            return path;
-        }
+        return CachedFile.GetOrBuild(path, tmp => Build(tmp, shape, rows));
     }
 
     private static void Build(string path, UsersShape shape, int rows)

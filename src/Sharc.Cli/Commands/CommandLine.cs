@@ -120,10 +120,10 @@ internal sealed class CommandLine
         return [.. Positionals];
     }
 
-    /// <summary>Formats the options of a command for its help text.</summary>
-    public static string DescribeOptions(IReadOnlyList<OptionSpec> specs)
+    /// <summary>Formats the options of a command for its help text (with -h, --help unless <paramref name="withHelp"/> is false).</summary>
+    public static string DescribeOptions(IReadOnlyList<OptionSpec> specs, bool withHelp = true)
     {
-        var all = specs.Append(new OptionSpec("help", 'h', null, "show this help")).ToList();
+        var all = withHelp ? specs.Append(new OptionSpec("help", 'h', null, "show this help")).ToList() : specs.ToList();
         int width = all.Max(s => s.Display.Length);
         var sb = new System.Text.StringBuilder();
         foreach (var s in all)

@@ -357,6 +357,8 @@ internal sealed partial class BTreeCursor : IDisposable
         PageRef pr;
         if (level < _held)
         {
+            // The old path below this level leads elsewhere: its pages go back too, or they would stay pinned for good.
+            for (int i = level + 1; i < _held; i++) _source.Release(_stack[i].Page);
             // The frame's old page goes back as the new one is borrowed (one cache lock, not two).
             _held = level;
             pr = _source.Exchange(f.Page, page);
