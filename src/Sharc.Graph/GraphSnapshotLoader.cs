@@ -13,7 +13,7 @@ internal static class GraphSnapshotLoader
         if (kind is not null && graph.Schema.EdgeKind is null)
             throw new GraphMappingException(GraphMappingProblem.UnknownColumn, $"a kind filter needs an edge kind column, and the mapping of {graph.Schema.EdgeTable} has none");
         bool text = graph.KeyType == GraphKeyType.Text;
-        var keys = new NodeKeyTable(text);
+        var keys = new KeyIds(text);
         ReadNodes(graph, keys);
         var edges = new EdgeList();
         ReadEdges(graph, keys, kind is null ? null : Encoding.UTF8.GetBytes(kind), edges);
@@ -36,26 +36,35 @@ internal static class GraphSnapshotLoader
     }
 
     /// <summary>Every key of the node table, through the b-tree its key is sought in (rows whose key is NULL or of another type name no node).</summary>
-    private static void ReadNodes(SharcGraph graph, NodeKeyTable keys)
+    private static void ReadNodes(SharcGraph graph, KeyIds keys)
     {
         var access = graph.Node;
         using var reader = access.How == NodeAccess.Mode.Index
             ? graph.Database.PrepareReader(access.IndexName!)
             : graph.Database.PrepareReader(access.TableName, graph.Schema.NodeKey);
         var keyClass = KeyClass(graph);
+        // Integer keys are gathered first, so that their map can see their range before it hands out ids.
+        var ints = new long[keys.Ints is null ? 0 : 1024];
+        int count = 0;
         while (reader.Read())
         {
             if (reader.GetColumnType(0) != keyClass) continue;
-            if (keyClass == SharcColumnType.Text) keys.GetOrAdd(reader.GetUtf8Span(0), out _);
-            else keys.GetOrAdd(reader.GetInt64(0), out _);
+            if (keyClass == SharcColumnType.Text)
+            {
+                keys.Texts!.GetOrAdd(reader.GetUtf8Span(0), out _);
+                continue;
+            }
+            if (count == ints.Length) Array.Resize(ref ints, count * 2);
+            ints[count++] = reader.GetInt64(0);
         }
+        keys.Ints?.AddFirst(ints.AsSpan(0, count));
     }
 
     /// <summary>
     /// Every edge whose two ends are keys of the graph's type; both ends become nodes whatever their kind, the edge
     /// is kept when it is of <paramref name="kind"/> (or no kind is asked for).
     /// </summary>
-    private static void ReadEdges(SharcGraph graph, NodeKeyTable keys, byte[]? kind, EdgeList edges)
+    private static void ReadEdges(SharcGraph graph, KeyIds keys, byte[]? kind, EdgeList edges)
     {
         var db = graph.Database;
         var access = graph.OutEdges;
@@ -83,22 +92,22 @@ internal static class GraphSnapshotLoader
                 var s = index.GetUtf8Span(0);
                 if (source < 0 || !s.SequenceEqual(lastText.AsSpan(0, lastTextLength)))
                 {
-                    source = keys.GetOrAdd(s, out _);
+                    source = keys.Texts!.GetOrAdd(s, out _);
                     if (lastText.Length < s.Length) lastText = new byte[Math.Max(s.Length, lastText.Length * 2)];
                     s.CopyTo(lastText);
                     lastTextLength = s.Length;
                 }
-                target = keys.GetOrAdd(otherReader.GetUtf8Span(otherOrdinal), out _);
+                target = keys.Texts!.GetOrAdd(otherReader.GetUtf8Span(otherOrdinal), out _);
             }
             else
             {
                 long s = index.GetInt64(0);
                 if (source < 0 || s != lastSource)
                 {
-                    source = keys.GetOrAdd(s, out _);
+                    source = keys.Ints!.GetOrAdd(s);
                     lastSource = s;
                 }
-                target = keys.GetOrAdd(otherReader.GetInt64(otherOrdinal), out _);
+                target = keys.Ints!.GetOrAdd(otherReader.GetInt64(otherOrdinal));
             }
             if (kind is not null && !(kindReader.GetColumnType(kindOrdinal) == SharcColumnType.Text
                                       && kindReader.GetUtf8Span(kindOrdinal).SequenceEqual(kind)))
@@ -114,7 +123,7 @@ internal static class GraphSnapshotLoader
     /// Null when the ids (given in order of first sight) are already in key order, as they are when the node table
     /// holds every key; else each id's place in key order.
     /// </summary>
-    private static int[]? KeyOrder(NodeKeyTable keys, bool text)
+    private static int[]? KeyOrder(KeyIds keys, bool text)
     {
         int n = keys.Count;
         bool sorted = true;
@@ -138,14 +147,14 @@ internal static class GraphSnapshotLoader
         return rank;
     }
 
-    private static long[] IntKeys(NodeKeyTable keys, int[]? rank)
+    private static long[] IntKeys(KeyIds keys, int[]? rank)
     {
         var result = new long[keys.Count];
         for (int id = 0; id < result.Length; id++) result[rank is null ? id : rank[id]] = keys.IntKey(id);
         return result;
     }
 
-    private static (byte[] Arena, int[] Offsets) TextKeys(NodeKeyTable keys, int[]? rank)
+    private static (byte[] Arena, int[] Offsets) TextKeys(KeyIds keys, int[]? rank)
     {
         int n = keys.Count;
         var offsets = new int[n + 1];
@@ -176,6 +185,19 @@ internal static class GraphSnapshotLoader
 
     private static void ThrowMissingRow(EdgeAccess access, long rowId)
         => throw new SharcCorruptException($"index {access.IndexName} has an entry for rowid {rowId}, which is not in {access.TableName}");
+
+    /// <summary>The ids of the keys met: integer keys in a <see cref="LongIdMap"/>, text keys in a <see cref="NodeKeyTable"/>.</summary>
+    private sealed class KeyIds(bool text)
+    {
+        public readonly LongIdMap? Ints = text ? null : new LongIdMap();
+        public readonly NodeKeyTable? Texts = text ? new NodeKeyTable(true) : null;
+
+        public int Count => Ints?.Count ?? Texts!.Count;
+
+        public long IntKey(int id) => Ints!.KeyAt(id);
+
+        public ReadOnlySpan<byte> TextKey(int id) => Texts!.TextKey(id);
+    }
 
     /// <summary>Edges as two growing arrays of node ids, in the order the index walk met them.</summary>
     private sealed class EdgeList

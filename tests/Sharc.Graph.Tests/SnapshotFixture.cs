@@ -31,8 +31,10 @@ public sealed record GraphSpec(int Nodes, int Edges, int Seed)
     /// <summary>Edges only go forward in a random order of the nodes, so there is no cycle.</summary>
     public bool Acyclic { get; init; }
     public int Junk { get; init; } = 4;
+    /// <summary>Keys 0…N−1 (shuffled) instead of spread over two million values.</summary>
+    public bool DenseKeys { get; init; }
 
-    public override string ToString() => $"{Nodes}n/{Edges}e seed {Seed}{(Chain > 0 ? $" chain {Chain}" : "")}{(Acyclic ? " acyclic" : "")}";
+    public override string ToString() => $"{Nodes}n/{Edges}e seed {Seed}{(Chain > 0 ? $" chain {Chain}" : "")}{(Acyclic ? " acyclic" : "")}{(DenseKeys ? " dense" : "")}";
 }
 
 public static class SnapshotFixture
@@ -71,9 +73,11 @@ public static class SnapshotFixture
         int total = spec.Nodes + spec.Chain + spec.IsolatedRows;
         while (order.Count < total)
         {
-            long k = rng.NextInt64(-1_000_000, 1_000_000);
+            // Dense keys are shuffled below, so that edges still join random keys.
+            long k = spec.DenseKeys ? order.Count : rng.NextInt64(-1_000_000, 1_000_000);
             if (keys.Add(k)) order.Add(k);
         }
+        if (spec.DenseKeys) rng.Shuffle(System.Runtime.InteropServices.CollectionsMarshal.AsSpan(order));
         var g = new RefGraph();
         var edges = new List<(object? S, object? T, string? Kind)>();
         long id = 1;
@@ -156,6 +160,7 @@ public static class SnapshotFixture
         yield return new GraphSpec(60, 200, 6) { Acyclic = true, Parallel = 0.3 };
         yield return new GraphSpec(10, 20, 7) { Chain = 1500 };
         yield return new GraphSpec(3000, 9000, 8);
+        yield return new GraphSpec(800, 2400, 10) { DenseKeys = true, Parallel = 0.2 };
         yield return new GraphSpec(2000, 5000, 9) { Acyclic = true, Chain = 300 };
     }
 
