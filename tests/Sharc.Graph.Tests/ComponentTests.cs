@@ -28,10 +28,9 @@ public class ComponentTests
     public void EdgesJoinComponentsWhicheverWayTheyPoint()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        db.Execute("INSERT INTO _concepts(key) VALUES (9); INSERT INTO _relations(source_key, target_key) VALUES (1, 2), (3, 2), (5, 4), (6, 6)");
-        var result = new SharcGraph(db).LoadSnapshot().ConnectedComponents();
+        var snap = SnapshotFixture.FromDefaultLayout(dir, "INSERT INTO _concepts(key) VALUES (9);" +
+                                                          "INSERT INTO _relations(source_key, target_key) VALUES (1, 2), (3, 2), (5, 4), (6, 6)");
+        var result = snap.ConnectedComponents();
         // Nodes in key order: 1 2 3 4 5 6 9.
         result.ComponentOf.Should().Equal(0, 0, 0, 1, 1, 2, 3);
         result.Sizes.Should().Equal(3, 2, 1, 1);

@@ -27,13 +27,10 @@ public class DegreeCentralityTests
     [Fact]
     public void MatchesNetworkXOnAMultigraphWithParallelEdgesAndASelfLoop()
     {
-        // networkx 3.6.1: degree_centrality(MultiDiGraph) on nodes 0…5 and these edges.
+        // networkx 3.6.1: degree_centrality(MultiDiGraph) on SnapshotFixture.NetworkXSample.
         double[] networkX = [0.6000000000000001, 0.6000000000000001, 1.0, 0.2, 0.2, 0.2];
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        db.Execute("INSERT INTO _concepts(key) VALUES (0), (1), (2), (3), (4), (5);" +
-                   "INSERT INTO _relations(source_key, target_key) VALUES (0, 1), (0, 1), (1, 2), (2, 0), (2, 2), (3, 2), (4, 5)");
-        new SharcGraph(db).LoadSnapshot().DegreeCentrality().Centrality.Should().Equal(networkX);
+        var snap = SnapshotFixture.FromDefaultLayout(dir, SnapshotFixture.NetworkXSample);
+        snap.DegreeCentrality().Centrality.Should().Equal(networkX);
     }
 }

@@ -41,14 +41,10 @@ public class PageRankTests
     [Fact]
     public void MatchesNetworkXOnAMultigraphWithParallelEdgesSelfLoopsAndDanglingNodes()
     {
-        // networkx 3.6.1: pagerank(MultiDiGraph, weight=None, tol=1e-14) on nodes 0…5 and these edges.
+        // networkx 3.6.1: pagerank(MultiDiGraph, weight=None, tol=1e-14) on SnapshotFixture.NetworkXSample.
         double[] networkX = [0.21780027256644569, 0.21900939599544023, 0.4327555488294186, 0.03387916431394693, 0.03387916431394693, 0.06267645398080182];
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        db.Execute("INSERT INTO _concepts(key) VALUES (0), (1), (2), (3), (4), (5);" +
-                   "INSERT INTO _relations(source_key, target_key) VALUES (0, 1), (0, 1), (1, 2), (2, 0), (2, 2), (3, 2), (4, 5)");
-        var snap = new SharcGraph(db).LoadSnapshot();
+        var snap = SnapshotFixture.FromDefaultLayout(dir, SnapshotFixture.NetworkXSample);
         // NetworkX stops at N × tol.
         var result = snap.PageRank(new PageRankOptions { Tolerance = 6 * 1e-14, MaxIterations = 1000 });
         result.Converged.Should().BeTrue();
@@ -59,11 +55,9 @@ public class PageRankTests
     public void RanksThatOscillateStopAtTheIterationCapAndSaySo()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
         // With damping 1 the rank moves back and forth between 1 and 2: (2/3, 1/3, 0), (1/3, 2/3, 0), …
-        db.Execute("INSERT INTO _relations(source_key, target_key) VALUES (1, 2), (2, 1), (3, 1)");
-        var result = new SharcGraph(db).LoadSnapshot().PageRank(new PageRankOptions { Damping = 1, MaxIterations = 51 });
+        var snap = SnapshotFixture.FromDefaultLayout(dir, "INSERT INTO _relations(source_key, target_key) VALUES (1, 2), (2, 1), (3, 1)");
+        var result = snap.PageRank(new PageRankOptions { Damping = 1, MaxIterations = 51 });
         result.Converged.Should().BeFalse();
         result.Iterations.Should().Be(51);
         result.LastChange.Should().BeApproximately(2.0 / 3, 1e-12);

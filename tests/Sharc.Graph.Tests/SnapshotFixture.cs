@@ -150,6 +150,19 @@ public static class SnapshotFixture
         return (g, new SharcGraph(db, Schema(layout)).LoadSnapshot(kind));
     }
 
+    /// <summary>A default-layout graph written by Sharc with <paramref name="sql"/>, in a new file of <paramref name="dir"/>, as a snapshot.</summary>
+    public static GraphSnapshot FromDefaultLayout(TempDir dir, string sql)
+    {
+        using var db = SharcDatabase.Create(dir.File($"d{Guid.NewGuid():N}.db"));
+        GraphSchema.CreateDefault(db);
+        if (sql.Length > 0) db.Execute(sql);
+        return new SharcGraph(db).LoadSnapshot();
+    }
+
+    /// <summary>The multigraph whose PageRank and degree centrality were computed with NetworkX 3.6.1 (nodes 0…5).</summary>
+    public const string NetworkXSample = "INSERT INTO _concepts(key) VALUES (0), (1), (2), (3), (4), (5);" +
+        "INSERT INTO _relations(source_key, target_key) VALUES (0, 1), (0, 1), (1, 2), (2, 0), (2, 2), (3, 2), (4, 5)";
+
     public static IEnumerable<GraphSpec> Shapes()
     {
         yield return new GraphSpec(0, 0, 1) { IsolatedRows = 0 };

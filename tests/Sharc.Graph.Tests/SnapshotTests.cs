@@ -102,10 +102,8 @@ public class SnapshotTests
     public void NodeRowsWithoutEdgesAndEdgeEndsWithoutRowsAreBothNodes()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        db.Execute("INSERT INTO _concepts(key) VALUES (7), (3); INSERT INTO _relations(source_key, target_key) VALUES (3, 10), (-4, 3), (3, 10)");
-        var snap = new SharcGraph(db).LoadSnapshot();
+        var snap = SnapshotFixture.FromDefaultLayout(dir, "INSERT INTO _concepts(key) VALUES (7), (3);" +
+                                                          "INSERT INTO _relations(source_key, target_key) VALUES (3, 10), (-4, 3), (3, 10)");
         Enumerable.Range(0, snap.NodeCount).Select(snap.GetKeyInt64).Should().Equal(-4, 3, 7, 10);
         snap.TryGetNode(7, out int isolated).Should().BeTrue();
         (snap.OutDegree(isolated) + snap.InDegree(isolated)).Should().Be(0);
@@ -138,9 +136,7 @@ public class SnapshotTests
     public void AnEmptyGraphHasNoNodes()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        var snap = new SharcGraph(db).LoadSnapshot();
+        var snap = SnapshotFixture.FromDefaultLayout(dir, "");
         snap.NodeCount.Should().Be(0);
         snap.EdgeCount.Should().Be(0);
         snap.TryGetNode(1, out _).Should().BeFalse();
@@ -166,10 +162,7 @@ public class SnapshotTests
         var negative = () => snap.GetKeyString(-1);
         negative.Should().Throw<ArgumentOutOfRangeException>();
 
-        using var intDb = SharcDatabase.Create(dir.File("i.db"));
-        GraphSchema.CreateDefault(intDb);
-        intDb.Execute("INSERT INTO _relations(source_key, target_key) VALUES (1, 2)");
-        var intSnap = new SharcGraph(intDb).LoadSnapshot();
+        var intSnap = SnapshotFixture.FromDefaultLayout(dir, "INSERT INTO _relations(source_key, target_key) VALUES (1, 2)");
         var textKey = () => intSnap.GetKeyUtf8(0).Length;
         textKey.Should().Throw<GraphKeyTypeException>();
         var textLookup = () => intSnap.TryGetNode("1", out _);
@@ -180,10 +173,7 @@ public class SnapshotTests
     public void IntegerKeyedSnapshotTakesSixteenBytesANodeAndEightAnEdge()
     {
         using var dir = new TempDir();
-        string path = dir.File("g.db");
-        SnapshotFixture.Build(path, SnapshotLayout.Default, new GraphSpec(1000, 4000, 14));
-        using var db = SharcDatabase.Open(path);
-        var snap = new SharcGraph(db).LoadSnapshot();
+        var (_, snap) = SnapshotFixture.Load(dir, SnapshotLayout.Default, new GraphSpec(1000, 4000, 14));
         // Two offsets arrays hold one entry more than there are nodes.
         snap.MemoryBytes.Should().Be(16L * snap.NodeCount + 8L * snap.EdgeCount + 8);
     }

@@ -30,10 +30,8 @@ public class TopologicalOrderTests
     public void ASelfLoopIsACycleOfOneNode()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        db.Execute("INSERT INTO _relations(source_key, target_key) VALUES (1, 2), (2, 3), (3, 3), (4, 1)");
-        var act = () => new SharcGraph(db).LoadSnapshot().TopologicalOrder();
+        var snap = SnapshotFixture.FromDefaultLayout(dir, "INSERT INTO _relations(source_key, target_key) VALUES (1, 2), (2, 3), (3, 3), (4, 1)");
+        var act = () => snap.TopologicalOrder();
         act.Should().Throw<GraphCycleException>().Where(e => e.Cycle.SequenceEqual(new[] { "3" }) && e.Message.EndsWith(": 3 -> 3"));
     }
 
@@ -64,10 +62,9 @@ public class TopologicalOrderTests
     public void IsolatedNodesAndParallelEdgesAreOrdered()
     {
         using var dir = new TempDir();
-        using var db = SharcDatabase.Create(dir.File("g.db"));
-        GraphSchema.CreateDefault(db);
-        db.Execute("INSERT INTO _concepts(key) VALUES (0), (5); INSERT INTO _relations(source_key, target_key) VALUES (3, 1), (3, 1), (1, 2), (3, 2)");
+        var snap = SnapshotFixture.FromDefaultLayout(dir, "INSERT INTO _concepts(key) VALUES (0), (5);" +
+                                                          "INSERT INTO _relations(source_key, target_key) VALUES (3, 1), (3, 1), (1, 2), (3, 2)");
         // Nodes in key order: 0 1 2 3 5; 0, 3 and 5 wait for nothing and come first, in node order.
-        new SharcGraph(db).LoadSnapshot().TopologicalOrder().Should().Equal(0, 3, 4, 1, 2);
+        snap.TopologicalOrder().Should().Equal(0, 3, 4, 1, 2);
     }
 }
