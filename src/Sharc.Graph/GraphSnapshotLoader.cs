@@ -28,10 +28,10 @@ internal static class GraphSnapshotLoader
         else intKeys = IntKeys(keys, rank);
 
         // Out rows: the index walk met sources in key order, which is node order, so usually only offsets are needed.
-        int[] outOffsets = Offsets(edges.Sources, edges.Count, n);
-        int[] outTargets = edges.IsSortedBySource() ? edges.TrimmedTargets() : Spread(edges.Sources, edges.Targets, edges.Count, outOffsets);
-        int[] inOffsets = Offsets(edges.Targets, edges.Count, n);
-        int[] inSources = Spread(edges.Targets, edges.Sources, edges.Count, inOffsets);
+        int[] outOffsets = edges.OutOffsets(n);
+        int[] outTargets = edges.IsSortedBySource() ? edges.TrimmedTargets() : edges.SpreadBySource(outOffsets);
+        int[] inOffsets = edges.InOffsets(n);
+        int[] inSources = edges.SpreadByTarget(inOffsets);
         return new GraphSnapshot(kind, intKeys, arena, offsets, n, outOffsets, outTargets, inOffsets, inSources);
     }
 
@@ -165,24 +165,6 @@ internal static class GraphSnapshotLoader
         return (arena, offsets);
     }
 
-    /// <summary>Row offsets for a compressed row layout grouped by <paramref name="by"/>: row v is offsets[v]…offsets[v+1]−1.</summary>
-    private static int[] Offsets(int[] by, int count, int nodeCount)
-    {
-        var offsets = new int[nodeCount + 1];
-        for (int e = 0; e < count; e++) offsets[by[e] + 1]++;
-        for (int v = 0; v < nodeCount; v++) offsets[v + 1] += offsets[v];
-        return offsets;
-    }
-
-    /// <summary>A counting sort: <paramref name="values"/> grouped by <paramref name="by"/>, keeping their order within a group.</summary>
-    private static int[] Spread(int[] by, int[] values, int count, int[] offsets)
-    {
-        var result = new int[count];
-        var next = offsets.AsSpan(0, offsets.Length - 1).ToArray();
-        for (int e = 0; e < count; e++) result[next[by[e]]++] = values[e];
-        return result;
-    }
-
     private static void ThrowMissingRow(EdgeAccess access, long rowId)
         => throw new SharcCorruptException($"index {access.IndexName} has an entry for rowid {rowId}, which is not in {access.TableName}");
 
@@ -199,49 +181,101 @@ internal static class GraphSnapshotLoader
         public ReadOnlySpan<byte> TextKey(int id) => Texts!.TextKey(id);
     }
 
-    /// <summary>Edges as two growing arrays of node ids, in the order the index walk met them.</summary>
+    /// <summary>
+    /// Edges in the order the index walk met them: their targets, and their sources as runs (the walk meets each
+    /// source's edges together), which take a few bytes a node instead of four an edge.
+    /// </summary>
     private sealed class EdgeList
     {
-        public int[] Sources = new int[1024];
-        public int[] Targets = new int[1024];
-        public int Count;
+        private int[] _targets = new int[1024];
+        private int _count;
+        // Run r: edges _runEnd[r − 1] (0 for the first) … _runEnd[r] − 1 all leave node _runSource[r].
+        private int[] _runSource = new int[256], _runEnd = new int[256];
+        private int _runs;
 
         public void Add(int source, int target)
         {
-            if (Count == Sources.Length) Grow();
-            Sources[Count] = source;
-            Targets[Count] = target;
-            Count++;
+            if (_count == _targets.Length) _targets = Grow(_targets, _count);
+            _targets[_count++] = target;
+            if (_runs > 0 && _runSource[_runs - 1] == source)
+            {
+                _runEnd[_runs - 1] = _count;
+                return;
+            }
+            if (_runs == _runSource.Length)
+            {
+                _runSource = Grow(_runSource, _runs);
+                _runEnd = Grow(_runEnd, _runs);
+            }
+            _runSource[_runs] = source;
+            _runEnd[_runs++] = _count;
         }
 
-        private void Grow()
+        private static int[] Grow(int[] array, int count)
         {
-            if (Count == Array.MaxLength) throw new GraphException($"the graph has more than {Array.MaxLength} edges, more than a snapshot holds");
-            int size = (int)Math.Min(2L * Count, Array.MaxLength);
-            Array.Resize(ref Sources, size);
-            Array.Resize(ref Targets, size);
+            if (count == Array.MaxLength) throw new GraphException($"the graph has more than {Array.MaxLength} edges, more than a snapshot holds");
+            Array.Resize(ref array, (int)Math.Min(2L * count, Array.MaxLength));
+            return array;
         }
 
         public void Renumber(int[] rank)
         {
-            for (int e = 0; e < Count; e++)
-            {
-                Sources[e] = rank[Sources[e]];
-                Targets[e] = rank[Targets[e]];
-            }
+            for (int e = 0; e < _count; e++) _targets[e] = rank[_targets[e]];
+            for (int r = 0; r < _runs; r++) _runSource[r] = rank[_runSource[r]];
         }
 
         public bool IsSortedBySource()
         {
-            for (int e = 1; e < Count; e++)
-                if (Sources[e] < Sources[e - 1]) return false;
+            for (int r = 1; r < _runs; r++)
+                if (_runSource[r] < _runSource[r - 1]) return false;
             return true;
         }
 
         public int[] TrimmedTargets()
         {
-            if (Targets.Length != Count) Array.Resize(ref Targets, Count);
-            return Targets;
+            if (_targets.Length != _count) Array.Resize(ref _targets, _count);
+            return _targets;
+        }
+
+        /// <summary>Row offsets of the out rows: node v's edges are offsets[v] … offsets[v + 1] − 1.</summary>
+        public int[] OutOffsets(int nodeCount)
+        {
+            var offsets = new int[nodeCount + 1];
+            for (int r = 0, start = 0; r < _runs; start = _runEnd[r++]) offsets[_runSource[r] + 1] += _runEnd[r] - start;
+            return PrefixSums(offsets);
+        }
+
+        public int[] InOffsets(int nodeCount)
+        {
+            var offsets = new int[nodeCount + 1];
+            for (int e = 0; e < _count; e++) offsets[_targets[e] + 1]++;
+            return PrefixSums(offsets);
+        }
+
+        private static int[] PrefixSums(int[] offsets)
+        {
+            for (int v = 1; v < offsets.Length; v++) offsets[v] += offsets[v - 1];
+            return offsets;
+        }
+
+        /// <summary>The targets grouped by source (a counting sort, keeping the walk's order within a source).</summary>
+        public int[] SpreadBySource(int[] offsets)
+        {
+            var result = new int[_count];
+            var next = offsets.AsSpan(0, offsets.Length - 1).ToArray();
+            for (int r = 0, e = 0; r < _runs; r++)
+                for (int source = _runSource[r]; e < _runEnd[r]; e++) result[next[source]++] = _targets[e];
+            return result;
+        }
+
+        /// <summary>The sources grouped by target (a counting sort, keeping the walk's order within a target).</summary>
+        public int[] SpreadByTarget(int[] offsets)
+        {
+            var result = new int[_count];
+            var next = offsets.AsSpan(0, offsets.Length - 1).ToArray();
+            for (int r = 0, e = 0; r < _runs; r++)
+                for (int source = _runSource[r]; e < _runEnd[r]; e++) result[next[_targets[e]]++] = source;
+            return result;
         }
     }
 }

@@ -177,4 +177,78 @@ public class SnapshotTests
         // Two offsets arrays hold one entry more than there are nodes.
         snap.MemoryBytes.Should().Be(16L * snap.NodeCount + 8L * snap.EdgeCount + 8);
     }
+
+    [Fact]
+    public void ASnapshotKeepsWhatItLoadedWhenTheDatabaseChanges()
+    {
+        using var dir = new TempDir();
+        using var db = SharcDatabase.Create(dir.File("g.db"));
+        GraphSchema.CreateDefault(db);
+        db.Execute("INSERT INTO _relations(source_key, target_key) VALUES (1, 2)");
+        var graph = new SharcGraph(db);
+        var before = graph.LoadSnapshot();
+        db.Execute("INSERT INTO _relations(source_key, target_key) VALUES (2, 3); DELETE FROM _relations WHERE source_key = 1");
+        (before.NodeCount, before.EdgeCount, before.GetKeyInt64(0)).Should().Be((2, 1, 1L));
+        var after = graph.LoadSnapshot();
+        Enumerable.Range(0, after.NodeCount).Select(after.GetKeyInt64).Should().Equal(2, 3);
+        after.EdgeCount.Should().Be(1);
+    }
+
+    [Fact]
+    public void ThreadsSharingOneSnapshotGetTheSameAnswers()
+    {
+        using var dir = new TempDir();
+        var (_, snap) = SnapshotFixture.Load(dir, SnapshotLayout.Default, new GraphSpec(2000, 6000, 15));
+        var expectedRanks = snap.PageRank().Ranks;
+        var expectedComponents = snap.ConnectedComponents().ComponentOf;
+        var results = new (double[] Ranks, int[] Components)[4];
+        Parallel.For(0, results.Length, new ParallelOptions { MaxDegreeOfParallelism = 4 },
+            i => results[i] = (snap.PageRank().Ranks, snap.ConnectedComponents().ComponentOf));
+        results.Should().AllSatisfy(r =>
+        {
+            r.Ranks.Should().Equal(expectedRanks);
+            r.Components.Should().Equal(expectedComponents);
+        });
+    }
+
+    [Fact]
+    public void AUtf16DatabaseWhoseIndexOrderIsNotUtf8OrderStillGivesNodesInUtf8Order()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("g.db");
+        // In UTF-16LE, BINARY compares the low byte first: 'Ą' (04 01) sorts before '3' (33 00), unlike in UTF-8.
+        string[] names = ["a3", "aĄ", "Ąb", "3", "ĄĄ", "b", "z€", "€", "a", "ā"];
+        var rng = new Random(16);
+        var expected = new List<(string, string)>();
+        using (var conn = GraphFixture.Open(path))
+        {
+            GraphFixture.Exec(conn, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE n(k TEXT PRIMARY KEY); CREATE TABLE e(s TEXT, t TEXT);" +
+                                    "CREATE INDEX e_s ON e(s, t); CREATE INDEX e_t ON e(t, s); INSERT INTO n VALUES ('only a node')");
+            using var tx = conn.BeginTransaction();
+            using var insert = GraphFixture.Command(conn, tx, "INSERT INTO e VALUES ($s, $t)", "$s", "$t");
+            for (int i = 0; i < 60; i++)
+            {
+                string s = names[rng.Next(names.Length)], t = names[rng.Next(names.Length)];
+                expected.Add((s, t));
+                GraphFixture.Run(insert, s, t);
+            }
+            tx.Commit();
+        }
+        using var db = SharcDatabase.Open(path);
+        var snap = new SharcGraph(db, new GraphSchema("n", "k", "e", "s", "t")).LoadSnapshot();
+        var keys = Enumerable.Range(0, snap.NodeCount).Select(snap.GetKeyString).ToList();
+        keys.Should().BeEquivalentTo(expected.SelectMany(e => new[] { e.Item1, e.Item2 }).Append("only a node").Distinct());
+        keys.Select(Encoding.UTF8.GetBytes).Should().BeInAscendingOrder(Comparer<byte[]>.Create((a, b) => a.AsSpan().SequenceCompareTo(b)));
+        var fromOut = new List<(string, string)>();
+        var fromIn = new List<(string, string)>();
+        for (int v = 0; v < snap.NodeCount; v++)
+        {
+            foreach (int t in snap.OutNeighbors(v)) fromOut.Add((keys[v], keys[t]));
+            foreach (int u in snap.InNeighbors(v)) fromIn.Add((keys[u], keys[v]));
+        }
+        fromOut.Should().BeEquivalentTo(expected);
+        fromIn.Should().BeEquivalentTo(expected);
+        snap.TryGetNode("Ąb", out int node).Should().BeTrue();
+        snap.GetKeyString(node).Should().Be("Ąb");
+    }
 }
