@@ -46,6 +46,29 @@ public sealed class GraphKeyTypeException : GraphException
     public GraphKeyTypeException(string message) : base(message) { }
 }
 
+/// <summary>A topological order was asked of a graph with a cycle (a self-loop is one).</summary>
+public sealed class GraphCycleException : GraphException
+{
+    private const int KeysInMessage = 20;
+
+    /// <summary>Creates the exception for the cycle whose keys are <paramref name="cycle"/>, in edge order.</summary>
+    public GraphCycleException(IReadOnlyList<string> cycle)
+        : base(Describe(cycle))
+    {
+        Cycle = cycle;
+    }
+
+    /// <summary>The keys of one cycle, in edge order: each has an edge to the next, and the last to the first.</summary>
+    public IReadOnlyList<string> Cycle { get; }
+
+    private static string Describe(IReadOnlyList<string> cycle)
+    {
+        ArgumentNullException.ThrowIfNull(cycle);
+        var shown = cycle.Take(KeysInMessage).Append(cycle.Count > KeysInMessage ? $"… ({cycle.Count} nodes in all)" : cycle.FirstOrDefault() ?? "");
+        return $"the graph has a cycle, so it has no topological order: {string.Join(" -> ", shown)}";
+    }
+}
+
 /// <summary>A least-weight search met an edge with a negative (or NaN) weight, which Dijkstra's algorithm cannot handle.</summary>
 public sealed class GraphNegativeWeightException : GraphException
 {

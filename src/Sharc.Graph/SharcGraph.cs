@@ -93,6 +93,14 @@ public sealed partial class SharcGraph
     public PreparedShortestPath PrepareShortestPath(GraphDirection direction = GraphDirection.Out, string? kind = null)
         => new(this, direction, kind);
 
+    /// <summary>
+    /// Loads the graph's adjacency into memory for analytics (see <see cref="GraphSnapshot"/>): every node of the node
+    /// table and every key an edge refers to, and the edges (only those of <paramref name="kind"/>, when given),
+    /// read by walking the node key's b-tree and the out-edge index once each.
+    /// </summary>
+    /// <exception cref="GraphMappingException">A kind is given but the mapping has no edge kind column.</exception>
+    public GraphSnapshot LoadSnapshot(string? kind = null) => GraphSnapshotLoader.Load(this, kind);
+
     private GraphKeyType ResolveNodeKey(SharcTable nodes)
     {
         var col = FindColumn(nodes, Schema.NodeKey);

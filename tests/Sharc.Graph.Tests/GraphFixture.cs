@@ -176,7 +176,7 @@ public static class GraphFixture
         return (string)cmd.ExecuteScalar()!;
     }
 
-    internal static SqliteCommand Command(SqliteConnection conn, SqliteTransaction tx, string sql, params string[] names)
+    public static SqliteCommand Command(SqliteConnection conn, SqliteTransaction tx, string sql, params string[] names)
     {
         var cmd = conn.CreateCommand();
         cmd.Transaction = tx;
@@ -185,7 +185,7 @@ public static class GraphFixture
         return cmd;
     }
 
-    internal static void Run(SqliteCommand cmd, params object?[] values)
+    public static void Run(SqliteCommand cmd, params object?[] values)
     {
         for (int i = 0; i < values.Length; i++) cmd.Parameters[i].Value = values[i] ?? DBNull.Value;
         cmd.ExecuteNonQuery();

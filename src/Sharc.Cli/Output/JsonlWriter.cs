@@ -47,31 +47,6 @@ internal sealed class JsonlWriter(TextWriter output) : IRowWriter
 
     public void Complete() => output.Flush();
 
-    /// <summary>Writes value <paramref name="ordinal"/> of <paramref name="row"/> as one JSON value, spelled as rows are.</summary>
-    public static void WriteValue(TextWriter output, IRowValues row, int ordinal)
-    {
-        switch (row.GetColumnType(ordinal))
-        {
-            case SharcColumnType.Null:
-                output.Write("null");
-                break;
-            case SharcColumnType.Integer:
-                output.Write(ValueText.Integer(row.GetInt64(ordinal)));
-                break;
-            case SharcColumnType.Real:
-                output.Write(ValueText.Real(row.GetDouble(ordinal)));
-                break;
-            case SharcColumnType.Text:
-                WriteString(output, row.GetText(ordinal));
-                break;
-            default:
-                output.Write("{\"blob\":\"");
-                output.Write(ValueText.Hex(row.GetBlob(ordinal)));
-                output.Write("\"}");
-                break;
-        }
-    }
-
     /// <summary>
     /// Writes <paramref name="text"/> as a JSON string: '"' and '\' are backslash-escaped, every control character
     /// U+0000–U+001F is written as \u00xx (lowercase hex), other characters (including non-ASCII) are written as
