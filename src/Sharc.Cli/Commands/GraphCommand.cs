@@ -16,6 +16,8 @@ internal sealed class GraphCommand : ICommand
         new BfsVerb(),
         new PathVerb(),
         new StatsVerb(),
+        new PageRankVerb(),
+        new ComponentsVerb(),
     ];
 
     /// <summary>The options that map the graph onto tables; every verb takes them.</summary>
