@@ -52,11 +52,21 @@ public struct VisitAllNodes : IBfsNodeFilter
     public readonly bool Visit(in BfsNode node) => true;
 }
 
+/// <summary>The delegate a <see cref="BfsEdgePredicate"/> calls (a named type: <c>Func</c> cannot take a ref struct before .NET 9).</summary>
+/// <param name="edge">The edge, valid during the call only.</param>
+/// <returns>True to follow the edge.</returns>
+public delegate bool BfsEdgeFunc(BfsEdge edge);
+
+/// <summary>The delegate a <see cref="BfsNodePredicate"/> calls.</summary>
+/// <param name="node">The node, valid during the call only.</param>
+/// <returns>True to visit the node.</returns>
+public delegate bool BfsNodeFunc(BfsNode node);
+
 /// <summary>An edge filter calling a delegate: convenient, at the cost of a delegate call per edge.</summary>
 /// <param name="predicate">True to follow the edge.</param>
-public readonly struct BfsEdgePredicate(Func<BfsEdge, bool> predicate) : IBfsEdgeFilter
+public readonly struct BfsEdgePredicate(BfsEdgeFunc predicate) : IBfsEdgeFilter
 {
-    private readonly Func<BfsEdge, bool> _predicate = predicate ?? throw new ArgumentNullException(nameof(predicate));
+    private readonly BfsEdgeFunc _predicate = predicate ?? throw new ArgumentNullException(nameof(predicate));
 
     /// <summary>Calls the delegate.</summary>
     public bool Follow(in BfsEdge edge) => _predicate(edge);
@@ -64,9 +74,9 @@ public readonly struct BfsEdgePredicate(Func<BfsEdge, bool> predicate) : IBfsEdg
 
 /// <summary>A node filter calling a delegate: convenient, at the cost of a delegate call per node reached.</summary>
 /// <param name="predicate">True to visit the node.</param>
-public readonly struct BfsNodePredicate(Func<BfsNode, bool> predicate) : IBfsNodeFilter
+public readonly struct BfsNodePredicate(BfsNodeFunc predicate) : IBfsNodeFilter
 {
-    private readonly Func<BfsNode, bool> _predicate = predicate ?? throw new ArgumentNullException(nameof(predicate));
+    private readonly BfsNodeFunc _predicate = predicate ?? throw new ArgumentNullException(nameof(predicate));
 
     /// <summary>Calls the delegate.</summary>
     public bool Visit(in BfsNode node) => _predicate(node);

@@ -23,8 +23,10 @@ internal static class SqlKeywords
     private const int LongestKeyword = 17; // CURRENT_TIMESTAMP
 
     private static readonly FrozenDictionary<string, SqlWordClass> Words = Build();
+#if NET9_0_OR_GREATER
     private static readonly FrozenDictionary<string, SqlWordClass>.AlternateLookup<ReadOnlySpan<char>> Lookup =
         Words.GetAlternateLookup<ReadOnlySpan<char>>();
+#endif
 
     private static FrozenDictionary<string, SqlWordClass> Build()
     {
@@ -64,7 +66,12 @@ internal static class SqlKeywords
             if (c >= 0x80) return SqlWordClass.NotKeyword;
             upper[i] = char.ToUpperInvariant(c);
         }
+#if NET9_0_OR_GREATER
         return Lookup.TryGetValue(upper[..word.Length], out var cls) ? cls : SqlWordClass.NotKeyword;
+#else
+        // .NET 8 has no span lookup on dictionaries: parsing pays one short string per bare word there.
+        return Words.TryGetValue(new string(upper[..word.Length]), out var cls) ? cls : SqlWordClass.NotKeyword;
+#endif
     }
 
     /// <summary>True when <paramref name="word"/> is any SQLite keyword.</summary>
