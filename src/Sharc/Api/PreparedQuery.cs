@@ -142,6 +142,7 @@ public sealed class PreparedQuery : IDisposable
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         ArgumentNullException.ThrowIfNull(parameters);
+        _db.ThrowIfDisposed();
         if (_write is not null) return ExecuteWrite(parameters);
         if (!_db.IsCurrent(_execution.Plan)) Replan();
         if (parameters.Length > 0) _execution.BindAll(parameters);
@@ -159,6 +160,8 @@ public sealed class PreparedQuery : IDisposable
         var slots = _write!.Parameters;
         if (parameters.Length > slots.Length) ThrowHelper.TooManyParameters(slots.Length, parameters.Length, nameof(parameters));
         if (parameters.Length > 0)
+            ThrowHelper.EnsureAllParameters(_write.Statement.ParameterNames, slots.Length, parameters.Length);
+        if (parameters.Length > 0)
             for (int i = 0; i < slots.Length; i++) slots[i] = i < parameters.Length ? SqlValue.FromObject(parameters[i]) : SqlValue.Null;
         var outcome = _write.Run();
         if (outcome.Rows is null)
@@ -168,6 +171,21 @@ public sealed class PreparedQuery : IDisposable
             return _reader;
         }
         return new SharcDataReader(_db, outcome.Rows);
+    }
+
+    /// <summary>
+    /// Runs the statement with its parameters bound by name from <paramref name="parameters"/> (see
+    /// <see cref="SharcDatabase.Execute(string, IReadOnlyDictionary{string, object?})"/>); every parameter needs a value.
+    /// </summary>
+    /// <exception cref="ArgumentException">A parameter has no value (its name is in the message).</exception>
+    public SharcDataReader Execute(IReadOnlyDictionary<string, object?> parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        var names = _write?.Statement.ParameterNames ?? _execution.Plan.Statement.ParameterNames;
+        var values = SharcParameters.ToPositional(names, ParameterCount, parameters);
+        // No slots: Execute() would mean "the values bound so far", which is the same thing.
+        return Execute(values);
     }
 
     /// <summary>Ends any run and releases the query's readers.</summary>

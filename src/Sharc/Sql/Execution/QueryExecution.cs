@@ -129,6 +129,7 @@ internal sealed class QueryExecution
     {
         var p = Context.Parameters;
         if (values.Length > p.Length) ThrowHelper.TooManyParameters(p.Length, values.Length, nameof(values));
+        ThrowHelper.EnsureAllParameters(Plan.Statement.ParameterNames, p.Length, values.Length);
         for (int i = 0; i < p.Length; i++) p[i] = i < values.Length ? SqlValue.FromObject(values[i]) : SqlValue.Null;
     }
 }
