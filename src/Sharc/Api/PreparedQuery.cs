@@ -53,6 +53,15 @@ public sealed class PreparedQuery : IDisposable
     /// <summary>The number of parameter slots (the largest parameter number used).</summary>
     public int ParameterCount => _write?.Parameters.Length ?? _execution.Plan.ParameterCount;
 
+    /// <summary>True for a SELECT (or VALUES, WITH … SELECT): executing it reads and changes nothing.</summary>
+    public bool IsSelect => _write is null;
+
+    /// <summary>
+    /// True for an INSERT, UPDATE or DELETE: after an execution, <see cref="SharcDatabase.LastChanges"/> is the
+    /// number of rows it changed.
+    /// </summary>
+    public bool ChangesRows => _write?.Statement is Sharc.Sql.Ast.SqlInsertStatement or Sharc.Sql.Ast.SqlUpdateStatement or Sharc.Sql.Ast.SqlDeleteStatement;
+
     /// <summary>The number of result columns.</summary>
     public int FieldCount => _write is null ? _execution.Columns.Length : _reader.FieldCount;
 

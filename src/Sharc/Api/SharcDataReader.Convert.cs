@@ -162,7 +162,6 @@ public partial class SharcDataReader
         if (typeof(T) == typeof(object)) return (T)GetValue(ordinal)!;
         // Nullable and enum types: boxed once through the underlying type's getter.
         var type = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);
-        if (type.IsEnum) return (T)Enum.ToObject(type, GetInt64(ordinal));
         return (T)GetValueAs(ordinal, type);
     }
 
@@ -196,7 +195,8 @@ public partial class SharcDataReader
         if (type == typeof(TimeOnly)) return GetTimeOnly(ordinal);
         if (type == typeof(TimeSpan)) return GetTimeSpan(ordinal);
         if (type == typeof(Guid)) return GetGuid(ordinal);
-        if (type.IsEnum) return Enum.ToObject(type, GetInt64(ordinal));
+        // Range-checked through the underlying integer type, as Microsoft.Data.Sqlite does.
+        if (type.IsEnum) return Enum.ToObject(type, GetValueAs(ordinal, Enum.GetUnderlyingType(type)));
         if (type == typeof(object)) return GetValue(ordinal) ?? DBNull.Value;
         throw new InvalidCastException($"Sharc cannot convert a column value to {type.Name}.");
     }

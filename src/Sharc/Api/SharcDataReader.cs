@@ -94,6 +94,12 @@ public partial class SharcDataReader : IDisposable
     /// <summary>The declared type of column <paramref name="ordinal"/> ("" for index fields and the rowid).</summary>
     public string GetDeclaredType(int ordinal) => Column(ordinal).Column?.DeclaredType ?? "";
 
+    /// <summary>
+    /// The affinity of column <paramref name="ordinal"/>'s declared type, by SQLite's rules; <see cref="SharcAffinity.Blob"/>
+    /// when it has none (an expression, an index field, the rowid).
+    /// </summary>
+    public SharcAffinity GetDeclaredAffinity(int ordinal) => Column(ordinal).Column?.Affinity ?? SharcAffinity.Blob;
+
     /// <summary>True when positioned on a row (after a successful <see cref="Read"/> or <see cref="Seek"/>).</summary>
     public bool HasRow => _state == State.OnRow;
 

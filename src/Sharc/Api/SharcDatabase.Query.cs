@@ -78,6 +78,20 @@ public sealed partial class SharcDatabase
     }
 
     /// <summary>
+    /// Splits a script into the text of its statements (without the ';' between them, comments kept inside), as
+    /// SQLite's sqlite3_prepare walks a script: for running each with <see cref="Prepare"/>, as ADO.NET providers do.
+    /// </summary>
+    /// <exception cref="SharcSqlException">A statement does not parse (the position is in the script).</exception>
+    public static IReadOnlyList<string> SplitStatements(string sql)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        var statements = Sql.Parsing.SqlParser.ParseScript(sql);
+        var texts = new string[statements.Count];
+        for (int i = 0; i < texts.Length; i++) texts[i] = sql[statements[i].Start..statements[i].End];
+        return texts;
+    }
+
+    /// <summary>
     /// How the statement would run, in the spirit of EXPLAIN QUERY PLAN: one line per query level (SCAN or SEARCH,
     /// the index or rowid used, and how ORDER BY, GROUP BY and DISTINCT are done).
     /// </summary>
