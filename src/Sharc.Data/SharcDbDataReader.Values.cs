@@ -164,7 +164,7 @@ public sealed partial class SharcDbDataReader
         if (_closed) throw Closed();
         var r = _current ?? throw new InvalidOperationException("The reader has no result set: the command returned no columns, or NextResult() went past the last.");
         if (needRow && (!_onRow || _firstPending)) throw new InvalidOperationException("No data exists for the row/column.");
-        if (checkOrdinal && (uint)ordinal >= (uint)r.FieldCount) throw new IndexOutOfRangeException($"Column ordinal {ordinal} is outside [0, {r.FieldCount}).");
+        if (checkOrdinal && (uint)ordinal >= (uint)r.FieldCount) throw new ArgumentOutOfRangeException(nameof(ordinal), ordinal, $"Column ordinal must be in [0, {r.FieldCount}).");
         return r;
     }
 

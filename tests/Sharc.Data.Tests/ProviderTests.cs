@@ -64,14 +64,19 @@ public class ProviderTests : IDisposable
         using var c = Open();
         using var cmd = c.CreateCommand();
         cmd.CommandText = "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r";
-        using var started = new ManualResetEventSlim();
+        bool done = false;
+        // Cancel does nothing until the statement runs, so it is repeated until the statement has stopped.
         var canceller = new Thread(() =>
         {
-            while (!cmd.Running) Thread.Yield();
-            cmd.Cancel();
+            while (!Volatile.Read(ref done))
+            {
+                cmd.Cancel();
+                Thread.Sleep(20);
+            }
         });
         canceller.Start();
         cmd.Invoking(x => x.ExecuteScalar()).Should().Throw<SharcInterruptedException>();
+        Volatile.Write(ref done, true);
         canceller.Join();
         cmd.CommandText = "SELECT 1";
         cmd.ExecuteScalar().Should().Be(1L, "the connection goes on after an interruption");
