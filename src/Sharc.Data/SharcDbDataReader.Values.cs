@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Diagnostics.CodeAnalysis;
 using System.Text;
 
 namespace Sharc.Data;
@@ -37,6 +38,7 @@ public sealed partial class SharcDbDataReader
     /// The .NET type of the current value (long, double, string or byte[]); for NULL or with no row, the type the
     /// column's declared affinity suggests (INTEGER long, REAL double, TEXT and NUMERIC string, none byte[]).
     /// </summary>
+    [return: DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.PublicFields | DynamicallyAccessedMemberTypes.PublicProperties)]
     public override Type GetFieldType(int ordinal)
     {
         var r = Row(ordinal, needRow: false);

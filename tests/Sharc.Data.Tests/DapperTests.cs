@@ -149,8 +149,10 @@ public class DapperTests : IDisposable
             p.Add("n", null);
             p.Add("o", new DateTimeOffset(2020, 1, 2, 3, 4, 5, TimeSpan.FromHours(-3)));
             var row = c.QuerySingle("SELECT @d AS d, @g AS g, @m AS m, @b AS b, @n AS n, @o AS o, typeof(@g) AS tg, typeof(@m) AS tm", p);
-            var typed = c.QuerySingle<(DateTime, string, decimal, DateTimeOffset)>("SELECT @d, @g, @m, @o", p);
-            return Describe(row) + " " + typed;
+            // Dapper converts a TEXT value to DateTimeOffset with neither provider (Convert.ChangeType has no such
+            // conversion), so the typed read stops at the types it does convert.
+            var typed = c.QuerySingle<(DateTime, string, decimal, byte[])>("SELECT @d, @g, @m, @b", p);
+            return Describe(row) + " " + (typed.Item1, typed.Item2, typed.Item3, Convert.ToHexString(typed.Item4));
         });
 
     [Fact]

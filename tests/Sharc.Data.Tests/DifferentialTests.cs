@@ -33,6 +33,9 @@ public class DifferentialTests : IDisposable
         "SELECT name, typeof(misc) FROM t ORDER BY 2 DESC, 1",
         "INSERT INTO t(name) VALUES('u1'),('u2'); SELECT name FROM t WHERE name LIKE 'u%'",
         "INSERT INTO t VALUES(1, 'again', 0, 0, 0, 0, 0, 0)",
+        "INSERT INTO t(name) VALUES('fay'); SELECT last_insert_rowid(), changes()",
+        "INSERT INTO t(name) VALUES('g1'); INSERT INTO t(name) VALUES('g2'); SELECT last_insert_rowid(), changes(), total_changes()",
+        "UPDATE t SET score = 1; SELECT changes()",
         "SELEC 1",
         "SELECT nope FROM t",
     }.Select(s => new object[] { s });
@@ -74,7 +77,7 @@ public class DifferentialTests : IDisposable
 
     public static IEnumerable<object[]> Values() => new object[]
     {
-        true, (byte)200, (short)-5, 123, 5000000000L, 1.5f, 2.25, 12.5m, "text", 'c', new byte[] { 1, 2, 3 },
+        true, (byte)200, (short)-5, 123, 5000000000L, ulong.MaxValue, 4000000000u, 1.5f, 2.25, 12.5m, "text", 'c', new byte[] { 1, 2, 3 },
         new DateTime(2024, 2, 29, 13, 14, 15).AddTicks(1234), new DateTimeOffset(2024, 1, 2, 3, 4, 5, TimeSpan.FromHours(2)),
         new DateOnly(2024, 1, 2), new TimeOnly(10, 11, 12), TimeSpan.FromHours(30), Guid.Parse("6f9619ff-8b86-d011-b42d-00c04fc964ff"), DayOfWeek.Tuesday,
     }.Select(v => new[] { v });

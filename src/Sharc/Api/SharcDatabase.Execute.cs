@@ -50,18 +50,28 @@ public sealed partial class SharcDatabase
     }
 
     // Per thread: on a database shared by threads, "the last statement" is the calling thread's own.
-    private readonly ThreadLocal<int> _lastChanges = new();
+    private readonly ThreadLocal<SqlSession> _session = new(static () => new SqlSession());
+
+    /// <summary>The calling thread's statement counters (changes(), total_changes(), last_insert_rowid()).</summary>
+    internal SqlSession Session => _session.Value!;
 
     /// <summary>
     /// The rows changed by the most recent INSERT, UPDATE or DELETE the calling thread ran through SQL on this
     /// database (<see cref="Execute(string, object?[])"/>, <see cref="Query(string, object?[])"/> or a prepared statement), counted as
-    /// sqlite3_changes counts them. Other threads' statements do not change it.
+    /// sqlite3_changes counts them — SQL's changes(). Other threads' statements do not change it.
     /// </summary>
     public int LastChanges
     {
-        get => _lastChanges.Value;
-        internal set => _lastChanges.Value = value;
+        get => Session.Changes;
+        internal set => Session.Changes = value;
     }
+
+    /// <summary>
+    /// The rowid of the last row an INSERT statement run by the calling thread through SQL added to a rowid table
+    /// (0 before the first) — SQL's last_insert_rowid(). Rows inserted by triggers, and through
+    /// <see cref="Insert(string, object?[])"/> (which returns its rowid), do not change it.
+    /// </summary>
+    public long LastInsertRowId => Session.LastInsertRowId;
 
     /// <summary>True while a transaction is open (SQL BEGIN or SAVEPOINT, or <see cref="BeginTransaction"/>).</summary>
     internal bool InExplicitTransaction => OwnsTransaction;

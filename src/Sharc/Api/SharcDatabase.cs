@@ -234,6 +234,6 @@ public sealed partial class SharcDatabase : IDisposable
         _disposed = true;
         _transaction = null;
         _source.Dispose();
-        _lastChanges.Dispose();
+        _session.Dispose();
     }
 }

@@ -28,7 +28,7 @@ internal sealed class QueryExecution
     {
         Plan = plan;
         OwnedByReader = ownedByReader;
-        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount) { Interruption = db.Interruption };
+        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount) { Interruption = db.Interruption, Database = db };
         var builder = new PipelineBuilder(db, plan.Levels);
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
