@@ -62,6 +62,7 @@ internal static class ScalarFunctions
         Add("zeroblob", 1, 1, MathFunctions.ZeroBlob);
         foreach (var f in MathExtensionFunctions.All()) d.Add(f.Name, f);
         foreach (var f in DateTimeFunctions.All()) d.Add(f.Name, f);
+        foreach (var f in EfCoreFunctions.All()) d.Add(f.Name, f);
         return d;
     }
 
