@@ -12,7 +12,7 @@ internal static class SltEngines
 
 /// <summary>
 /// Sharc as an sqllogictest engine: statements go through <see cref="SharcDatabase.Execute(string, object?[])"/>,
-/// queries through <see cref="SharcDatabase.Query"/>.
+/// queries through <see cref="SharcDatabase.Query(string, object?[])"/>.
 /// </summary>
 /// <remarks>
 /// Each engine owns a database file in a directory of its own under the temp folder, deleted on dispose.

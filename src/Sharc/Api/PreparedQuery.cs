@@ -53,6 +53,15 @@ public sealed class PreparedQuery : IDisposable
     /// <summary>The number of parameter slots (the largest parameter number used).</summary>
     public int ParameterCount => _write?.Parameters.Length ?? _execution.Plan.ParameterCount;
 
+    /// <summary>True for a SELECT (or VALUES, WITH … SELECT): executing it reads and changes nothing.</summary>
+    public bool IsSelect => _write is null;
+
+    /// <summary>
+    /// True for an INSERT, UPDATE or DELETE: after an execution, <see cref="SharcDatabase.LastChanges"/> is the
+    /// number of rows it changed.
+    /// </summary>
+    public bool ChangesRows => _write?.Statement is Sharc.Sql.Ast.SqlInsertStatement or Sharc.Sql.Ast.SqlUpdateStatement or Sharc.Sql.Ast.SqlDeleteStatement;
+
     /// <summary>The number of result columns.</summary>
     public int FieldCount => _write is null ? _execution.Columns.Length : _reader.FieldCount;
 
@@ -142,6 +151,7 @@ public sealed class PreparedQuery : IDisposable
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         ArgumentNullException.ThrowIfNull(parameters);
+        _db.ThrowIfDisposed();
         if (_write is not null) return ExecuteWrite(parameters);
         if (!_db.IsCurrent(_execution.Plan)) Replan();
         if (parameters.Length > 0) _execution.BindAll(parameters);
@@ -159,6 +169,8 @@ public sealed class PreparedQuery : IDisposable
         var slots = _write!.Parameters;
         if (parameters.Length > slots.Length) ThrowHelper.TooManyParameters(slots.Length, parameters.Length, nameof(parameters));
         if (parameters.Length > 0)
+            ThrowHelper.EnsureAllParameters(_write.Statement.ParameterNames, slots.Length, parameters.Length);
+        if (parameters.Length > 0)
             for (int i = 0; i < slots.Length; i++) slots[i] = i < parameters.Length ? SqlValue.FromObject(parameters[i]) : SqlValue.Null;
         var outcome = _write.Run();
         if (outcome.Rows is null)
@@ -168,6 +180,21 @@ public sealed class PreparedQuery : IDisposable
             return _reader;
         }
         return new SharcDataReader(_db, outcome.Rows);
+    }
+
+    /// <summary>
+    /// Runs the statement with its parameters bound by name from <paramref name="parameters"/> (see
+    /// <see cref="SharcDatabase.Execute(string, IReadOnlyDictionary{string, object?})"/>); every parameter needs a value.
+    /// </summary>
+    /// <exception cref="ArgumentException">A parameter has no value (its name is in the message).</exception>
+    public SharcDataReader Execute(IReadOnlyDictionary<string, object?> parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        var names = _write?.Statement.ParameterNames ?? _execution.Plan.Statement.ParameterNames;
+        var values = SharcParameters.ToPositional(names, ParameterCount, parameters);
+        // No slots: Execute() would mean "the values bound so far", which is the same thing.
+        return Execute(values);
     }
 
     /// <summary>Ends any run and releases the query's readers.</summary>

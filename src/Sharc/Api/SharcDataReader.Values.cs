@@ -42,9 +42,6 @@ public partial class SharcDataReader
         };
     }
 
-    /// <summary>The value as a 32-bit integer: the low 32 bits of <see cref="GetInt64"/>, as sqlite3_column_int returns.</summary>
-    public int GetInt32(int ordinal) => unchecked((int)GetInt64(ordinal));
-
     /// <summary>The value as a double, converted as sqlite3_column_double does (text yields its leading number, NULL 0.0).</summary>
     public double GetDouble(int ordinal)
     {
@@ -61,7 +58,8 @@ public partial class SharcDataReader
 
     /// <summary>
     /// The value as a string (allocates), or null for NULL. Numbers are rendered as SQLite renders them
-    /// (reals with 15 significant digits, always with a decimal point or exponent); blobs are read as text.
+    /// (reals as SQLite 3.53 prints them: up to 17 significant digits, the shortest that reads back as the same
+    /// double when it ends in a run of 0s or 9s, always with a decimal point or exponent); blobs are read as text.
     /// </summary>
     public string? GetString(int ordinal)
     {

@@ -62,16 +62,43 @@ public partial class SharcDataReader : IDisposable
     /// <summary>The name of column <paramref name="ordinal"/>.</summary>
     public string GetName(int ordinal) => Column(ordinal).Name;
 
-    /// <summary>The ordinal of the column named <paramref name="name"/> (case-insensitive), or -1.</summary>
+    /// <summary>
+    /// The ordinal of the column named <paramref name="name"/>: the first exact match, else the first match ignoring
+    /// ASCII case (as ADO.NET readers look names up).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">No column has that name (as Microsoft.Data.Sqlite throws); use <see cref="TryGetOrdinal"/> to test.</exception>
     public int GetOrdinal(string name)
     {
+        if (!TryGetOrdinal(name, out int ordinal)) ThrowHelper.NoSuchColumn(name);
+        return ordinal;
+    }
+
+    /// <summary>The ordinal of the column named <paramref name="name"/> as <see cref="GetOrdinal"/> finds it; false when there is none.</summary>
+    public bool TryGetOrdinal(string name, out int ordinal)
+    {
+        ArgumentNullException.ThrowIfNull(name);
         for (int i = 0; i < _columns.Length; i++)
-            if (SqlNameComparer.Instance.Equals(_columns[i].Name, name)) return i;
-        return -1;
+            if (string.Equals(_columns[i].Name, name, StringComparison.Ordinal)) return Found(i, out ordinal);
+        for (int i = 0; i < _columns.Length; i++)
+            if (SqlNameComparer.Instance.Equals(_columns[i].Name, name)) return Found(i, out ordinal);
+        ordinal = -1;
+        return false;
+    }
+
+    private static bool Found(int i, out int ordinal)
+    {
+        ordinal = i;
+        return true;
     }
 
     /// <summary>The declared type of column <paramref name="ordinal"/> ("" for index fields and the rowid).</summary>
     public string GetDeclaredType(int ordinal) => Column(ordinal).Column?.DeclaredType ?? "";
+
+    /// <summary>
+    /// The affinity of column <paramref name="ordinal"/>'s declared type, by SQLite's rules; <see cref="SharcAffinity.Blob"/>
+    /// when it has none (an expression, an index field, the rowid).
+    /// </summary>
+    public SharcAffinity GetDeclaredAffinity(int ordinal) => Column(ordinal).Column?.Affinity ?? SharcAffinity.Blob;
 
     /// <summary>True when positioned on a row (after a successful <see cref="Read"/> or <see cref="Seek"/>).</summary>
     public bool HasRow => _state == State.OnRow;

@@ -36,10 +36,24 @@ public sealed partial class SharcDatabase
     }
 
     /// <summary>The database header (from the newest committed page 1; inside a transaction, the transaction's own).</summary>
-    public DatabaseHeader Header => State.Header;
+    public DatabaseHeader Header
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return State.Header;
+        }
+    }
 
     /// <summary>The schema read from sqlite_schema (inside a transaction, as the transaction changed it).</summary>
-    public SharcSchema Schema => State.Schema;
+    public SharcSchema Schema
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return State.Schema;
+        }
+    }
 
     private void InitializeState(DatabaseState state)
     {

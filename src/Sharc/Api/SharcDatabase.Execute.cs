@@ -29,6 +29,7 @@ public sealed partial class SharcDatabase
     {
         ArgumentNullException.ThrowIfNull(sql);
         ArgumentNullException.ThrowIfNull(parameters);
+        ThrowIfDisposed();
         var values = new SqlValue[parameters.Length];
         for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(parameters[i]);
         return SqlScript.Run(this, sql, new ScriptParameters(values, null), rows: null);
@@ -36,28 +37,41 @@ public sealed partial class SharcDatabase
 
     /// <summary>
     /// Runs SQL like <see cref="Execute(string, object?[])"/>, binding parameters by name: ":a", "@a", "$a" (or the
-    /// name without its prefix) take the value of that key; parameters not named there are NULL.
+    /// name without its prefix) take the value of that key (<see cref="SharcParameters.From"/> makes one from an
+    /// object's properties). A parameter without a value is an error naming it.
     /// </summary>
+    /// <exception cref="ArgumentException">A parameter has no value in <paramref name="parameters"/>.</exception>
     public int Execute(string sql, IReadOnlyDictionary<string, object?> parameters)
     {
         ArgumentNullException.ThrowIfNull(sql);
         ArgumentNullException.ThrowIfNull(parameters);
+        ThrowIfDisposed();
         return SqlScript.Run(this, sql, new ScriptParameters([], parameters), rows: null);
     }
 
     // Per thread: on a database shared by threads, "the last statement" is the calling thread's own.
-    private readonly ThreadLocal<int> _lastChanges = new();
+    private readonly ThreadLocal<SqlSession> _session = new(static () => new SqlSession());
+
+    /// <summary>The calling thread's statement counters (changes(), total_changes(), last_insert_rowid()).</summary>
+    internal SqlSession Session => _session.Value!;
 
     /// <summary>
     /// The rows changed by the most recent INSERT, UPDATE or DELETE the calling thread ran through SQL on this
-    /// database (<see cref="Execute(string, object?[])"/>, <see cref="Query"/> or a prepared statement), counted as
-    /// sqlite3_changes counts them. Other threads' statements do not change it.
+    /// database (<see cref="Execute(string, object?[])"/>, <see cref="Query(string, object?[])"/> or a prepared statement), counted as
+    /// sqlite3_changes counts them — SQL's changes(). Other threads' statements do not change it.
     /// </summary>
     public int LastChanges
     {
-        get => _lastChanges.Value;
-        internal set => _lastChanges.Value = value;
+        get => Session.Changes;
+        internal set => Session.Changes = value;
     }
+
+    /// <summary>
+    /// The rowid of the last row an INSERT statement run by the calling thread through SQL added to a rowid table
+    /// (0 before the first) — SQL's last_insert_rowid(). Rows inserted by triggers, and through
+    /// <see cref="Insert(string, object?[])"/> (which returns its rowid), do not change it.
+    /// </summary>
+    public long LastInsertRowId => Session.LastInsertRowId;
 
     /// <summary>True while a transaction is open (SQL BEGIN or SAVEPOINT, or <see cref="BeginTransaction"/>).</summary>
     internal bool InExplicitTransaction => OwnsTransaction;
@@ -102,7 +116,8 @@ public sealed partial class SharcDatabase
     /// <summary>As <see cref="RunSqlStatement{T}(Func{T}, SqlConflictAction)"/>, with state instead of a closure (prepared statements allocate less).</summary>
     internal T RunSqlStatement<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
     {
-        if (_pager is null) throw new SharcException("attempt to write a readonly database (open it with SharcOpenOptions { Writable = true })");
+        ThrowIfDisposed();
+        if (_pager is null) throw new SharcReadOnlyException();
         var entered = EnterWriteStatement();
         try
         {
@@ -243,7 +258,7 @@ public sealed partial class SharcDatabase
         => e.Data[Sql.Intent.IntentCompiler.ConflictActionKey] is SqlConflictAction a ? a : own;
 
     /// <summary>
-    /// For <see cref="Query"/>: a statement other than SELECT (INSERT … RETURNING, PRAGMA, any other) is run here
+    /// For <see cref="Query(string, object?[])"/>: a statement other than SELECT (INSERT … RETURNING, PRAGMA, any other) is run here
     /// and its rows, if any, are returned; null for a SELECT, which the plan cache serves. A statement already in the
     /// plan cache is a SELECT, so the cached path parses nothing.
     /// </summary>
@@ -257,6 +272,7 @@ public sealed partial class SharcDatabase
         var statement = Sql.Parsing.SqlParser.ParseStatement(sql);
         if (statement is SqlSelectStatement) return null;
         if (parameters.Length > statement.ParameterCount) ThrowHelper.TooManyParameters(statement.ParameterCount, parameters.Length, nameof(parameters));
+        ThrowHelper.EnsureAllParameters(statement.ParameterNames, statement.ParameterCount, parameters.Length);
         var values = new SqlValue[parameters.Length];
         for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(parameters[i]);
         var outcome = SqlScript.RunStatement(this, sql, statement, values);

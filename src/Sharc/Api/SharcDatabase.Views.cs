@@ -30,7 +30,7 @@ public sealed partial class SharcDatabase
     /// not stored in the file and lasts until <see cref="UnregisterView"/> or until the database is disposed.
     /// </summary>
     /// <param name="name">The view's name; it must not be the name of a table, index or view of the schema.</param>
-    /// <param name="selectSql">The SELECT that defines the view (any query <see cref="Query"/> runs, without parameters).</param>
+    /// <param name="selectSql">The SELECT that defines the view (any query <see cref="Query(string, object?[])"/> runs, without parameters).</param>
     /// <exception cref="SharcSqlException">
     /// The SELECT does not parse, names an unknown table or column, uses parameters, or makes views refer to each other
     /// in a circle; or the name is taken.

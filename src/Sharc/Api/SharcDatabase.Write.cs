@@ -25,7 +25,14 @@ public sealed partial class SharcDatabase
     /// <summary>Changes whenever this connection commits or rolls back; readers use it to notice that data moved under them.</summary>
     internal long DataVersion => _pager?.DataVersion ?? 0;
 
-    internal Pager WritablePager => _pager ?? throw new InvalidOperationException("the database was opened read-only: open it with SharcOpenOptions { Writable = true } to write");
+    internal Pager WritablePager
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _pager ?? throw new SharcReadOnlyException();
+        }
+    }
 
     internal BTreeMutator Mutator => _mutator ??= new BTreeMutator(WritablePager, Header.IsAutoVacuum);
 
@@ -304,6 +311,7 @@ public sealed partial class SharcDatabase
     /// </summary>
     internal T RunWrite<T, TState>(TState state, Func<SharcDatabase, TState, T> op, bool checkedBeforeWriting = false)
     {
+        ThrowIfDisposed();
         var entered = EnterWriteStatement();
         try
         {

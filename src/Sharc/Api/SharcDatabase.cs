@@ -64,9 +64,16 @@ public sealed partial class SharcDatabase : IDisposable
     {
         get
         {
-            if (_disposed) ThrowHelper.Disposed(nameof(SharcDatabase));
+            ThrowIfDisposed();
             return _source;
         }
+    }
+
+    /// <summary>Every public entry point starts here: a disposed database fails at once, not at some later read.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    internal void ThrowIfDisposed()
+    {
+        if (_disposed) ThrowHelper.Disposed(nameof(SharcDatabase));
     }
 
     /// <summary>
@@ -227,6 +234,6 @@ public sealed partial class SharcDatabase : IDisposable
         _disposed = true;
         _transaction = null;
         _source.Dispose();
-        _lastChanges.Dispose();
+        _session.Dispose();
     }
 }

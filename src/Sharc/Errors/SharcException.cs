@@ -1,7 +1,10 @@
 namespace Sharc;
 
-/// <summary>Base type of every error Sharc raises on purpose.</summary>
-public class SharcException : Exception
+/// <summary>
+/// Base type of every error Sharc raises on purpose. It is a <see cref="System.Data.Common.DbException"/>, so ADO.NET
+/// code (and Dapper, EF Core) that catches database errors catches Sharc's too.
+/// </summary>
+public class SharcException : System.Data.Common.DbException
 {
     /// <summary>Creates an exception with a message.</summary>
     public SharcException(string message) : base(message) { }
@@ -91,4 +94,15 @@ public sealed class SharcInterruptedException : SharcException
 {
     /// <summary>Creates an interruption error with SQLite's message.</summary>
     public SharcInterruptedException() : base("interrupted") { }
+}
+
+/// <summary>
+/// A write was attempted on a database opened read-only (SQLite's SQLITE_READONLY): the same error whether the write
+/// came through SQL or through the row API (<see cref="SharcDatabase.Insert(string, object?[])"/> and the like).
+/// </summary>
+public sealed class SharcReadOnlyException : SharcException
+{
+    /// <summary>Creates the error with SQLite's message and what to do about it.</summary>
+    public SharcReadOnlyException()
+        : base("attempt to write a readonly database (open it with SharcOpenOptions { Writable = true })") { }
 }

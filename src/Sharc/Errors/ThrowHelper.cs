@@ -47,6 +47,25 @@ internal static class ThrowHelper
             $"the statement has {slots} parameter{(slots == 1 ? "" : "s")}, but {given} values were given");
 
     [DoesNotReturn]
+    public static void NoSuchColumn(string name)
+        => throw new ArgumentOutOfRangeException(nameof(name), name, $"the result has no column named {name}");
+
+    /// <summary>
+    /// A parameter slot without a value: Microsoft.Data.Sqlite refuses to run such a statement, and so does Sharc
+    /// (binding NULL silently hid mistakes). Bind NULL explicitly when that is meant.
+    /// </summary>
+    [DoesNotReturn]
+    public static void MissingParameter(string? name, int slot, string? detail)
+        => throw new ArgumentException(
+            $"missing value for parameter {name ?? "?" + slot.ToString(System.Globalization.CultureInfo.InvariantCulture)} (slot {slot}){(detail is null ? "" : ": " + detail)}", "parameters");
+
+    /// <summary>Checks that <paramref name="given"/> positional values reach every one of <paramref name="slots"/> slots.</summary>
+    public static void EnsureAllParameters(IReadOnlyList<string?> names, int slots, int given)
+    {
+        if (given < slots) MissingParameter(given < names.Count ? names[given] : null, given + 1, $"the statement has {slots} parameter{(slots == 1 ? "" : "s")} but {given} value{(given == 1 ? " was" : "s were")} given");
+    }
+
+    [DoesNotReturn]
     public static void NoCurrentRow()
         => throw new InvalidOperationException("The reader is not positioned on a row: call Read() or Seek() first and check its result.");
 

@@ -8,6 +8,12 @@ internal enum Collation : byte
     Binary = 0,
     NoCase = 1,
     RTrim = 2,
+
+    /// <summary>
+    /// EF_DECIMAL, which EF Core's SQLite provider registers on its connections to order decimals stored as TEXT:
+    /// texts compare as the decimals they spell (see <see cref="CollationCompare.DecimalText"/>).
+    /// </summary>
+    EfDecimal = 3,
 }
 
 /// <summary>Encodings for the three database text encodings, created once.</summary>
@@ -35,6 +41,7 @@ internal static class CollationCompare
         if (name is null || name.Equals("BINARY", StringComparison.OrdinalIgnoreCase)) { c = Collation.Binary; return true; }
         if (name.Equals("NOCASE", StringComparison.OrdinalIgnoreCase)) { c = Collation.NoCase; return true; }
         if (name.Equals("RTRIM", StringComparison.OrdinalIgnoreCase)) { c = Collation.RTrim; return true; }
+        if (name.Equals("EF_DECIMAL", StringComparison.OrdinalIgnoreCase)) { c = Collation.EfDecimal; return true; }
         c = Collation.Binary;
         return false;
     }
@@ -84,10 +91,20 @@ internal static class CollationCompare
             }
             case Collation.RTrim:
                 return Sign(TrimSpaces(a).SequenceCompareTo(TrimSpaces(b)));
+            case Collation.EfDecimal when DecimalText(a) is { } x && DecimalText(b) is { } y:
+                return x.CompareTo(y);
             default:
                 return Sign(a.SequenceCompareTo(b));
         }
     }
+
+    /// <summary>
+    /// UTF-8 text as the decimal it spells (invariant, exponents allowed, as EF reads its decimals), or null when it
+    /// spells none: EF_DECIMAL then compares such texts as BINARY, so the order stays total.
+    /// </summary>
+    public static decimal? DecimalText(ReadOnlySpan<byte> utf8)
+        => decimal.TryParse(utf8, System.Globalization.NumberStyles.Number | System.Globalization.NumberStyles.AllowExponent,
+            System.Globalization.CultureInfo.InvariantCulture, out var d) ? d : null;
 
     private static ReadOnlySpan<byte> TrimSpaces(ReadOnlySpan<byte> s)
     {

@@ -153,9 +153,9 @@ internal static class IntegrityChecker
 
         var consistency = new IndexConsistencyCheck(ctx);
         int tablesDone = 0;
-        foreach (var table in schema.Tables)
+        foreach (var table in schema.AllTables)
         {
-            progress?.Invoke("tables", tablesDone++, schema.Tables.Count);
+            progress?.Invoke("tables", tablesDone++, schema.AllTables.Count);
             try
             {
                 consistency.CheckTable(table);
@@ -177,9 +177,9 @@ internal static class IntegrityChecker
     private static List<TreeRoot> CollectTrees(SharcSchema schema)
     {
         var trees = new List<TreeRoot> { new(1, false) };
-        for (int n = 0; n < schema.Tables.Count; n++)
+        for (int n = 0; n < schema.AllTables.Count; n++)
         {
-            var t = schema.Tables[n];
+            var t = schema.AllTables[n];
             // Tables[0] is sqlite_schema itself (page 1, listed above); virtual tables have no b-tree.
             if (n == 0 || t.IsVirtual || t.RootPage == 0) continue;
             trees.Add(new(t.RootPage, t.IsWithoutRowId));

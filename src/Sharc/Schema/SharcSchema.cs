@@ -12,7 +12,8 @@ public sealed class SharcSchema
     /// <summary>Creates a schema from its parts.</summary>
     public SharcSchema(IReadOnlyList<SharcTable> tables, IReadOnlyList<SharcIndex> indexes, IReadOnlyList<SharcView> views, IReadOnlyList<SharcTrigger> triggers)
     {
-        Tables = tables;
+        AllTables = tables;
+        Tables = tables.Where(t => !IsSchemaTable(t)).ToArray();
         Indexes = indexes;
         Views = views;
         Triggers = triggers;
@@ -24,8 +25,16 @@ public sealed class SharcSchema
         foreach (var v in views) _views.TryAdd(v.Name, v);
     }
 
-    /// <summary>Tables in sqlite_schema order, including sqlite_schema itself and internal tables such as sqlite_sequence.</summary>
+    /// <summary>
+    /// Tables in sqlite_schema order, including internal tables such as sqlite_sequence and sqlite_stat1 but not
+    /// sqlite_schema itself (<see cref="FindTable"/> still finds it, as "sqlite_schema" or "sqlite_master").
+    /// </summary>
     public IReadOnlyList<SharcTable> Tables { get; }
+
+    /// <summary>Every table, sqlite_schema first (page 1), for the checks that walk every b-tree.</summary>
+    internal IReadOnlyList<SharcTable> AllTables { get; }
+
+    private static bool IsSchemaTable(SharcTable t) => t.RootPage == 1 && SqlNameComparer.Instance.Equals(t.Name, "sqlite_schema");
     /// <summary>Indexes in sqlite_schema order.</summary>
     public IReadOnlyList<SharcIndex> Indexes { get; }
     /// <summary>Views in sqlite_schema order.</summary>

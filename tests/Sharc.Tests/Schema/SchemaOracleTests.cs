@@ -59,7 +59,7 @@ public class SchemaOracleTests
     public void Columns_match_pragma_table_xinfo(string createTable)
     {
         using var db = SchemaOracle.Create(createTable);
-        SchemaAssert.ColumnsMatch(db, db.Build().Tables[1]);
+        SchemaAssert.ColumnsMatch(db, db.Build().Tables[0]);
     }
 
     [Theory]
@@ -67,7 +67,7 @@ public class SchemaOracleTests
     public void Indexes_match_pragma_index_list_and_index_xinfo(string createTable)
     {
         using var db = SchemaOracle.Create(createTable);
-        SchemaAssert.IndexesMatch(db, db.Build().Tables[1]);
+        SchemaAssert.IndexesMatch(db, db.Build().Tables[0]);
     }
 
     [Theory]
@@ -75,7 +75,7 @@ public class SchemaOracleTests
     public void Primary_key_matches_the_key_index_sqlite_uses(string createTable)
     {
         using var db = SchemaOracle.Create(createTable);
-        SchemaAssert.PrimaryKeyMatches(db, db.Build().Tables[1]);
+        SchemaAssert.PrimaryKeyMatches(db, db.Build().Tables[0]);
     }
 
     public static TheoryData<string, string> RowIdAliases => new()
@@ -99,7 +99,7 @@ public class SchemaOracleTests
     public void Rowid_alias_is_detected_as_sqlite_treats_it(string createTable, string alias)
     {
         using var db = SchemaOracle.Create(createTable);
-        var table = db.Build().Tables[1];
+        var table = db.Build().Tables[0];
         bool withoutRowId = table.IsWithoutRowId;
         string? sqliteAlias = null;
         if (!withoutRowId)

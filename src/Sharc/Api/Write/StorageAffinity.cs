@@ -26,31 +26,11 @@ internal static class StorageAffinity
             double d => double.IsNaN(d) ? StoredValue.Null : StoredValue.FromReal(d),
             string s => StoredValue.FromText(TextCodec.For(encoding).GetBytes(s)),
             byte[] b => StoredValue.FromBlob(b),
-            _ => throw new ArgumentException($"Values must be null, numbers, strings or byte arrays, not {v.GetType().Name}."),
+            _ => throw ClrValues.Unsupported(v, nameof(value)),
         };
     }
 
-    private static object? Normalize(object? value) => value switch
-    {
-        int i => (long)i,
-        short s => (long)s,
-        sbyte b => (long)b,
-        byte b => (long)b,
-        uint u => (long)u,
-        ushort u => (long)u,
-        ulong u when u <= long.MaxValue => (long)u,
-        ulong u => (double)u,
-        float f => (double)f,
-        decimal m => (double)m,
-        bool b => b ? 1L : 0L,
-        char c => c.ToString(),
-        DateTime dt => dt.ToString("yyyy-MM-dd HH:mm:ss.FFFFFFF", System.Globalization.CultureInfo.InvariantCulture),
-        Guid g => g.ToByteArray(),
-        ReadOnlyMemory<byte> m => m.ToArray(),
-        Memory<byte> m => m.ToArray(),
-        DBNull => null,
-        _ => value,
-    };
+    private static object? Normalize(object? value) => ClrValues.Normalize(value);
 
     /// <summary>An integer written to a column (no allocation unless the column is TEXT).</summary>
     public static void SetInteger(ref StoredValue slot, ref byte[]? scratch, long v, SharcAffinity affinity, SharcTextEncoding encoding)

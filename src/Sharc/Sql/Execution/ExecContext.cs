@@ -34,6 +34,9 @@ internal sealed class ExecContext
     /// <summary>The database's stop flag, polled between rows (<see cref="SharcDatabase.Interrupt"/>).</summary>
     public StatementInterruption Interruption { get; set; } = StatementInterruption.Never;
 
+    /// <summary>The database the expressions run on, for changes(), total_changes() and last_insert_rowid().</summary>
+    public SharcDatabase? Database { get; init; }
+
     /// <summary>The random source of random() and randomblob() for this execution.</summary>
     public SqlRandom? Random { get; set; }
 

@@ -172,6 +172,7 @@ internal sealed class KeptRowsInner : JoinInner
             case SharcColumnType.Text:
             {
                 var bytes = v.Bytes;
+                if (collation == Collation.EfDecimal && CollationCompare.DecimalText(bytes) is { } d) return d.GetHashCode();
                 if (collation == Collation.RTrim) bytes = bytes.TrimEnd((byte)' ');
                 long h = 1469598103934665603;
                 foreach (byte b in bytes)

@@ -298,7 +298,7 @@ internal sealed class FunctionNode(ScalarFunction function, Evaluator[] argument
     public override SqlValue Evaluate(ExecContext ctx)
     {
         for (int i = 0; i < arguments.Length; i++) _args[i] = arguments[i].Evaluate(ctx);
-        return function.Invoke(_args, new FunctionContext(collation, ctx.Random, ctx.Clock));
+        return function.Invoke(_args, new FunctionContext(collation, ctx.Random, ctx.Clock, ctx.Database));
     }
 }
 

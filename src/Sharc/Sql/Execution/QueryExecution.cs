@@ -28,7 +28,7 @@ internal sealed class QueryExecution
     {
         Plan = plan;
         OwnedByReader = ownedByReader;
-        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount) { Interruption = db.Interruption };
+        Context = new ExecContext(plan.Statement.FrameCount, plan.ParameterCount) { Interruption = db.Interruption, Database = db };
         var builder = new PipelineBuilder(db, plan.Levels);
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
@@ -129,6 +129,7 @@ internal sealed class QueryExecution
     {
         var p = Context.Parameters;
         if (values.Length > p.Length) ThrowHelper.TooManyParameters(p.Length, values.Length, nameof(values));
+        ThrowHelper.EnsureAllParameters(Plan.Statement.ParameterNames, p.Length, values.Length);
         for (int i = 0; i < p.Length; i++) p[i] = i < values.Length ? SqlValue.FromObject(values[i]) : SqlValue.Null;
     }
 }

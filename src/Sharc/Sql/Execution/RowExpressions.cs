@@ -30,7 +30,7 @@ internal sealed class RowExpressions : IDisposable
             {
                 if (x is ParameterExpr p) parameters = Math.Max(parameters, p.Slot + 1);
             });
-        _context = new ExecContext(frameCount, parameters);
+        _context = new ExecContext(frameCount, parameters) { Database = db };
         _frames = new TableRowFrame[rows.Count];
         for (int i = 0; i < rows.Count; i++)
         {

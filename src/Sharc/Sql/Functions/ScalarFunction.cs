@@ -15,17 +15,22 @@ internal readonly struct FunctionContext
 {
     private readonly SqlRandom? _random;
     private readonly StatementClock? _clock;
+    private readonly SharcDatabase? _db;
 
     /// <summary>
     /// A context with a collation and, optionally, a random source (seed one for reproducible results) and the
     /// clock of the running statement.
     /// </summary>
-    public FunctionContext(Collation collation, SqlRandom? random = null, StatementClock? clock = null)
+    public FunctionContext(Collation collation, SqlRandom? random = null, StatementClock? clock = null, SharcDatabase? database = null)
     {
         Collation = collation;
         _random = random;
         _clock = clock;
+        _db = database;
     }
+
+    /// <summary>The calling thread's counters on the database running the call (null when evaluated away from one).</summary>
+    public Writes.SqlSession? Session => _db?.Session;
 
     /// <summary>Where the call must be deterministic (see <see cref="StatementClock.PureContext"/>), or null.</summary>
     public string? PureContext => _clock?.PureContext;

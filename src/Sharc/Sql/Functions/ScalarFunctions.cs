@@ -19,6 +19,7 @@ internal static class ScalarFunctions
             => d.Add(name, new ScalarFunction(name, min, max, body, deterministic, collation));
 
         Add("abs", 1, 1, MathFunctions.Abs);
+        Add("changes", 0, 0, (_, c) => SqlValue.Integer(c.Session?.Changes ?? 0), deterministic: false);
         Add("char", 0, -1, EncodingFunctions.Char);
         Add("coalesce", 2, -1, CoreFunctions.Coalesce);
         Add("concat", 1, -1, StringFunctions.Concat);
@@ -30,6 +31,7 @@ internal static class ScalarFunctions
         Add("ifnull", 2, 2, CoreFunctions.Coalesce);
         Add("iif", 2, -1, CoreFunctions.Iif);
         Add("instr", 2, 2, StringFunctions.Instr);
+        Add("last_insert_rowid", 0, 0, (_, c) => SqlValue.Integer(c.Session?.LastInsertRowId ?? 0), deterministic: false);
         Add("length", 1, 1, StringFunctions.Length);
         Add("like", 2, 3, (a, _) => a.Length == 3 ? LikeGlob.Like(a[1], a[0], a[2], hasEscape: true) : LikeGlob.Like(a[1], a[0]));
         Add("likelihood", 2, 2, CoreFunctions.Likelihood);
@@ -50,6 +52,7 @@ internal static class ScalarFunctions
         Add("sign", 1, 1, MathFunctions.Sign);
         Add("substr", 2, 3, StringFunctions.Substr);
         Add("substring", 2, 3, StringFunctions.Substr);
+        Add("total_changes", 0, 0, (_, c) => SqlValue.Integer(c.Session?.TotalChanges ?? 0), deterministic: false);
         Add("trim", 1, 2, StringFunctions.Trim);
         Add("typeof", 1, 1, CoreFunctions.TypeOf);
         Add("unhex", 1, 2, EncodingFunctions.Unhex);
@@ -59,6 +62,7 @@ internal static class ScalarFunctions
         Add("zeroblob", 1, 1, MathFunctions.ZeroBlob);
         foreach (var f in MathExtensionFunctions.All()) d.Add(f.Name, f);
         foreach (var f in DateTimeFunctions.All()) d.Add(f.Name, f);
+        foreach (var f in EfCoreFunctions.All()) d.Add(f.Name, f);
         return d;
     }
 

@@ -109,8 +109,9 @@ internal readonly struct SqlValue
     }
 
     /// <summary>
-    /// A value from a .NET object: null/DBNull, integral types and bool (INTEGER), float/double/decimal (REAL),
-    /// string/char (TEXT), byte[]/ReadOnlyMemory&lt;byte&gt; (BLOB, copied for memory), or a <see cref="SqlValue"/>.
+    /// A value from a .NET object, stored as Microsoft.Data.Sqlite stores it (see <see cref="ClrValues"/>): numbers,
+    /// bool and enums as INTEGER or REAL, text-like values (decimal, char, dates and times, Guid) as TEXT, byte
+    /// arrays and memory as BLOB, null and DBNull as NULL; or a <see cref="SqlValue"/> as it is.
     /// </summary>
     public static SqlValue FromObject(object? value) => value switch
     {
@@ -118,21 +119,20 @@ internal readonly struct SqlValue
         SqlValue v => v,
         long l => Integer(l),
         int i => Integer(i),
-        short s => Integer(s),
-        sbyte b => Integer(b),
-        byte b => Integer(b),
-        uint u => Integer(u),
-        ushort u => Integer(u),
-        ulong u => u <= long.MaxValue ? Integer((long)u) : Real(u),
-        bool b => Boolean(b),
         double d => Real(d),
-        float f => Real(f),
-        decimal m => Real((double)m),
         string s => Text(s),
-        char c => Text(c.ToString()),
         byte[] a => OwnedBlob(a),
-        ReadOnlyMemory<byte> m => CopyBlob(m.Span),
-        _ => throw new ArgumentException($"A {value.GetType().Name} cannot be a SQL value.", nameof(value)),
+        _ => FromNormalized(ClrValues.Normalize(value), value),
+    };
+
+    private static SqlValue FromNormalized(object? normal, object original) => normal switch
+    {
+        null => default,
+        long l => Integer(l),
+        double d => Real(d),
+        string s => Text(s),
+        byte[] a => OwnedBlob(a),
+        _ => throw ClrValues.Unsupported(original, "value"),
     };
 
     /// <summary>The storage class.</summary>

@@ -9,7 +9,7 @@ namespace Sharc.Sql.Values;
 /// </summary>
 internal sealed class SqlValueComparer : IEqualityComparer<SqlValue>
 {
-    private static readonly SqlValueComparer[] ByCollation = [new(Collation.Binary), new(Collation.NoCase), new(Collation.RTrim)];
+    private static readonly SqlValueComparer[] ByCollation = [new(Collation.Binary), new(Collation.NoCase), new(Collation.RTrim), new(Collation.EfDecimal)];
 
     private SqlValueComparer(Collation collation) => Collation = collation;
 
@@ -51,6 +51,8 @@ internal sealed class SqlValueComparer : IEqualityComparer<SqlValue>
 
     private int HashText(ReadOnlySpan<byte> s)
     {
+        // "1.0" and "1.00" are equal under EF_DECIMAL: hash the decimal (whose hash ignores trailing zeros).
+        if (Collation == Collation.EfDecimal && CollationCompare.DecimalText(s) is { } d) return d.GetHashCode();
         if (Collation == Collation.RTrim)
         {
             int n = s.Length;

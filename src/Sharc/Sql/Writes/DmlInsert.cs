@@ -28,6 +28,8 @@ internal sealed class DmlInsert : IDisposable
     private readonly byte[]?[] _scratch;
     private readonly SqlValue[] _row;
     private TableTriggers? _triggers;
+    // Where the run's inserted rowids go for last_insert_rowid() (null inside a trigger).
+    private SqlSession? _session;
 
     private DmlInsert(SharcDatabase db, string sql, SqlInsertStatement insert)
     {
@@ -93,6 +95,8 @@ internal sealed class DmlInsert : IDisposable
         var writer = db.WriterFor(_table.Name);
         _triggers = writer.HasTriggers ? db.TriggerRunner.For(_table, SqlTriggerEvent.Insert) : null;
         int changes = 0;
+        // As in SQLite, a trigger's inserts leave last_insert_rowid() as the firing statement left it.
+        _session = db.TriggerDepth == 0 ? db.Session : null;
         if (_insert.Source is null)
         {
             InsertRow(writer, upsert, returning, ref changes);
@@ -167,6 +171,8 @@ internal sealed class DmlInsert : IDisposable
             return; // OR IGNORE: nothing of the row was written
         }
         changes++;
+        // Set per row: the statement's next VALUES row reads it, as in SQLite.
+        if (_session is not null && !table.IsWithoutRowId) _session.LastInsertRowId = rowId;
         if (returning is not null)
         {
             var asSql = new SqlValue[stored.Length];

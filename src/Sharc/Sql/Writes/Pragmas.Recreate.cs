@@ -39,7 +39,7 @@ internal static partial class Pragmas
     private static StatementOutcome Recreate(SharcDatabase db, string sql, SqlPragmaStatement pragma, int pageSize, SharcTextEncoding encoding, SharcAutoVacuum autoVacuum)
     {
         if (HasContent(db) || db.Source.PageCount != 1) return StatementOutcome.None;
-        if (!db.IsWritable) throw new SharcSqlException("attempt to write a readonly database", sql, pragma.Start);
+        if (!db.IsWritable) throw new SharcReadOnlyException();
         string what = $"PRAGMA {pragma.Name} = {pragma.Value}";
         if (db.InExplicitTransaction) Unsupported.Throw($"{what} inside a transaction", "it rewrites the empty database", sql, pragma.Start);
         if (db.JournalMode == SharcJournalMode.Wal) Unsupported.Throw($"{what} in WAL mode", "set it before PRAGMA journal_mode = WAL", sql, pragma.Start);

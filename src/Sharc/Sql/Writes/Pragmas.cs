@@ -201,7 +201,7 @@ internal static partial class Pragmas
             {
                 if (db.InExplicitTransaction)
                     throw new SharcSqlException(mode == SharcJournalMode.Wal ? "cannot change into wal mode from within a transaction" : "cannot change out of wal mode from within a transaction", sql, pragma.Start);
-                if (!db.IsWritable) throw new SharcSqlException("attempt to write a readonly database", sql, pragma.Start);
+                if (!db.IsWritable) throw new SharcReadOnlyException();
                 db.SetJournalMode(mode);
             }
         }

@@ -21,14 +21,14 @@ internal readonly record struct ScriptParameters(SqlValue[] Positional, IReadOnl
     /// <summary>The values of <paramref name="statement"/>'s slots.</summary>
     public SqlValue[] For(SqlStatement statement)
     {
-        if (Named is null) return Positional;
-        var values = new SqlValue[statement.ParameterCount];
-        for (int i = 0; i < values.Length; i++)
+        if (Named is null)
         {
-            if (i >= statement.ParameterNames.Count || statement.ParameterNames[i] is not { } name) continue;
-            if (Named.TryGetValue(name, out var v) || (name.Length > 1 && Named.TryGetValue(name[1..], out v)))
-                values[i] = SqlValue.FromObject(v);
+            ThrowHelper.EnsureAllParameters(statement.ParameterNames, statement.ParameterCount, Positional.Length);
+            return Positional;
         }
+        var named = SharcParameters.ToPositional(statement.ParameterNames, statement.ParameterCount, Named);
+        var values = new SqlValue[named.Length];
+        for (int i = 0; i < values.Length; i++) values[i] = SqlValue.FromObject(named[i]);
         return values;
     }
 }

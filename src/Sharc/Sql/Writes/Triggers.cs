@@ -157,6 +157,9 @@ internal sealed class TriggerRunner : ITriggerHook
         return rx.IsTrue(0);
     }
 
+    /// <summary>A trigger's writes count in total_changes() (not in changes(), which stays the firing statement's).</summary>
+    private void Counted(StatementOutcome outcome) => _db.Session.AddTriggerChanges(outcome.Changes);
+
     private void RunStep(string sql, SqlStatement statement, TriggerRows rows, SqlValue[] slots, SqlConflictAction conflict)
     {
         int count = rows.SlotCount;
@@ -164,15 +167,15 @@ internal sealed class TriggerRunner : ITriggerHook
         {
             case SqlInsertStatement insert:
                 insert = insert with { ParameterCount = count, Conflict = conflict == SqlConflictAction.Default ? insert.Conflict : conflict };
-                if (!ViewTriggers.TryRun(_db, sql, insert, slots, out _)) DmlInsert.Run(_db, sql, insert, slots);
+                if (!ViewTriggers.TryRun(_db, sql, insert, slots, out _)) Counted(DmlInsert.Run(_db, sql, insert, slots));
                 break;
             case SqlUpdateStatement update:
                 update = update with { ParameterCount = count, Conflict = conflict == SqlConflictAction.Default ? update.Conflict : conflict };
-                if (!ViewTriggers.TryRun(_db, sql, update, slots, out _)) DmlChange.Update(_db, sql, update, slots);
+                if (!ViewTriggers.TryRun(_db, sql, update, slots, out _)) Counted(DmlChange.Update(_db, sql, update, slots));
                 break;
             case SqlDeleteStatement delete:
                 delete = delete with { ParameterCount = count };
-                if (!ViewTriggers.TryRun(_db, sql, delete, slots, out _)) DmlChange.Delete(_db, sql, delete, slots);
+                if (!ViewTriggers.TryRun(_db, sql, delete, slots, out _)) Counted(DmlChange.Delete(_db, sql, delete, slots));
                 break;
             case SqlSelectStatement select:
                 DmlTarget.RunSelect(_db, sql, select with { ParameterCount = count }, slots, out _);

@@ -139,13 +139,13 @@ public sealed class QueryErrorTests(MixedDatabaseFixture fixture) : IClassFixtur
     }
 
     [Fact]
-    public void Too_few_parameter_values_leave_the_other_slots_null()
+    public void Too_few_parameter_values_are_an_error_naming_the_first_missing_one()
     {
-        using var r = Db.Query("SELECT ?1, ?2 IS NULL, ?3 IS NULL", 7);
-        r.Read().Should().BeTrue();
-        r.GetInt64(0).Should().Be(7);
-        r.GetInt64(1).Should().Be(1);
-        r.GetInt64(2).Should().Be(1);
+        // Issue 14: a missing value is an error naming it (as Microsoft.Data.Sqlite's), not a silent NULL.
+        var act = () => Db.Query("SELECT ?1, ?2 IS NULL, ?3 IS NULL", 7);
+        act.Should().Throw<ArgumentException>().WithMessage("*?2*3 parameters*1 value*");
+        act = () => Db.Query("SELECT :a, :b", 7);
+        act.Should().Throw<ArgumentException>().WithMessage("*:b*");
     }
 
     [Fact]

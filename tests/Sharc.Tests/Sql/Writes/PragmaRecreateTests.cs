@@ -157,7 +157,7 @@ public class PragmaRecreateTests
         string path = dir.File("ro.db");
         SharcDatabase.Create(path).Dispose();
         using var db = SharcDatabase.Open(path);
-        Assert.Throws<SharcSqlException>(() => db.Execute("PRAGMA auto_vacuum = FULL")).SqliteMessage.Should().Be("attempt to write a readonly database");
+        Assert.Throws<SharcReadOnlyException>(() => db.Execute("PRAGMA auto_vacuum = FULL")).Message.Should().StartWith("attempt to write a readonly database");
     }
 
     public static IEnumerable<object[]> Rewrites() =>

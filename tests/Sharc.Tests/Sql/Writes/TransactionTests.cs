@@ -87,7 +87,7 @@ public class TransactionTests
         using var o = new WriteOracle();
         o.Db.Execute("CREATE TABLE t(a)");
         using var ro = SharcDatabase.Open(o.SharcPath);
-        Assert.Throws<SharcException>(() => ro.Execute("INSERT INTO t VALUES (1)")).Message.Should().StartWith("attempt to write a readonly database");
+        Assert.Throws<SharcReadOnlyException>(() => ro.Execute("INSERT INTO t VALUES (1)")).Message.Should().StartWith("attempt to write a readonly database");
         using var r = ro.Query("PRAGMA user_version");
         r.Read().Should().BeTrue();
         r.GetInt64(0).Should().Be(0);

@@ -71,6 +71,10 @@ internal static class AggregateFunctions
         ["string_agg"] = (2, 2),
         ["sum"] = (1, 1),
         ["total"] = (1, 1),
+        ["ef_avg"] = (1, 1),
+        ["ef_max"] = (1, 1),
+        ["ef_min"] = (1, 1),
+        ["ef_sum"] = (1, 1),
     };
 
     /// <summary>True when <paramref name="name"/> with <paramref name="argCount"/> arguments is an aggregate call (min and max only with one).</summary>
@@ -109,7 +113,8 @@ internal static class AggregateFunctions
             "max" => new MinMaxAggregate(max: true, collation),
             "min" => new MinMaxAggregate(max: false, collation),
             "sum" => new SumAggregate(SumAggregate.Kind.Sum),
-            _ => new SumAggregate(SumAggregate.Kind.Total),
+            "total" => new SumAggregate(SumAggregate.Kind.Total),
+            var other => EfCoreFunctions.Aggregate(other)!,
         };
         return distinct ? new DistinctAggregate(a, collation) : a;
     }
