@@ -90,6 +90,7 @@ public sealed class SqliteAdjacency : IDisposable
         return rank;
     }
 
+    /// <summary>Disposes both statements.</summary>
     public void Dispose()
     {
         _nodes.Dispose();
