@@ -46,9 +46,29 @@ public static class GraphData
         return CachedFile.GetOrBuild(path, tmp => Build(tmp, nodes, edges));
     }
 
-    private static void Build(string path, int nodes, int edges)
+    /// <summary>The nodes of a generated graph: keys 0…<paramref name="count"/>−1, kinds alternating "person" and "paper".</summary>
+    public static IEnumerable<GraphNodeRecord> Nodes(int count)
+    {
+        for (int i = 0; i < count; i++) yield return new GraphNodeRecord(i, i % 2 == 0 ? "person" : "paper");
+    }
+
+    /// <summary>
+    /// The edges of a generated graph over <paramref name="nodes"/> nodes, drawn lazily from <see cref="Seed"/> (so a
+    /// 5,000,000-edge file is written without holding its edges): the rows every cached file of that shape holds.
+    /// </summary>
+    public static IEnumerable<GraphEdgeRecord> Edges(int nodes, int count)
     {
         var rng = new Random(Seed);
+        for (int j = 0; j < count; j++)
+        {
+            long source = rng.Next(nodes), target = rng.Next(nodes);
+            string kind = Kinds[rng.Next(Kinds.Length)];
+            yield return new GraphEdgeRecord(source, target, kind, Math.Round(rng.NextDouble() * 10, 3));
+        }
+    }
+
+    private static void Build(string path, int nodes, int edges)
+    {
         using var conn = new SqliteConnection($"Data Source={path};Pooling=False");
         conn.Open();
         Exec(conn, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF");
@@ -58,19 +78,19 @@ public static class GraphData
         using (var tx = conn.BeginTransaction())
         {
             using var node = Insert(conn, tx, "INSERT INTO _concepts(key, kind) VALUES ($a, $b)");
-            for (int i = 0; i < nodes; i++)
+            foreach (var n in Nodes(nodes))
             {
-                node.Parameters[0].Value = (long)i;
-                node.Parameters[1].Value = i % 2 == 0 ? "person" : "paper";
+                node.Parameters[0].Value = n.Key.Int64;
+                node.Parameters[1].Value = n.Kind;
                 node.ExecuteNonQuery();
             }
             using var edge = Insert(conn, tx, "INSERT INTO _relations(source_key, target_key, kind, weight) VALUES ($a, $b, $c, $d)");
-            for (int j = 0; j < edges; j++)
+            foreach (var e in Edges(nodes, edges))
             {
-                edge.Parameters[0].Value = (long)rng.Next(nodes);
-                edge.Parameters[1].Value = (long)rng.Next(nodes);
-                edge.Parameters[2].Value = Kinds[rng.Next(Kinds.Length)];
-                edge.Parameters[3].Value = Math.Round(rng.NextDouble() * 10, 3);
+                edge.Parameters[0].Value = e.Source.Int64;
+                edge.Parameters[1].Value = e.Target.Int64;
+                edge.Parameters[2].Value = e.Kind;
+                edge.Parameters[3].Value = e.Weight;
                 edge.ExecuteNonQuery();
             }
             foreach (var s in statements.Where(s => s.StartsWith("CREATE INDEX", StringComparison.Ordinal))) Exec(conn, s, tx);
