@@ -27,6 +27,8 @@ internal sealed partial class BTreeCursor : IDisposable
     private readonly uint _root;
     private readonly int _usable;
     private readonly bool _isIndex;
+    /// <summary>The largest index payload kept whole on its page (SQLite's maxLocal for index b-trees).</summary>
+    private readonly int _maxIndexLocal;
     private uint _pageCount;
     private long _generation;
     private readonly Frame[] _stack = new Frame[MaxDepth];
@@ -43,6 +45,7 @@ internal sealed partial class BTreeCursor : IDisposable
         _root = root;
         _usable = usableSize;
         _isIndex = isIndex;
+        _maxIndexLocal = CellParser.IndexMaxLocal(usableSize);
         _pageCount = source.PageCount;
     }
 
@@ -217,13 +220,12 @@ internal sealed partial class BTreeCursor : IDisposable
         while (true)
         {
             ref Frame f = ref Push(page);
+            var span = f.Page.Span;
             int lo = 0, hi = f.Header.CellCount;
             while (lo < hi)
             {
                 int mid = (lo + hi) >>> 1;
-                f.Index = mid;
-                ParseCell(ref f);
-                if (comparer.CompareRecordToKey(GetPayload(_cell.PayloadSize)) < 0) lo = mid + 1;
+                if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, mid)) < 0) lo = mid + 1;
                 else hi = mid;
             }
             f.Index = lo;
@@ -239,6 +241,27 @@ internal sealed partial class BTreeCursor : IDisposable
             }
             page = ChildAt(ref f, lo);
         }
+    }
+
+    /// <summary>
+    /// The record of index cell <paramref name="index"/> for a binary-search probe. A record that lies whole on the
+    /// page with a one- or two-byte size (nearly every index cell) is sliced in place, skipping what the probe does
+    /// not need (the cursor's current-cell state); a spilled or unusual cell goes through the general parser, which
+    /// checks everything and gathers the overflow.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ReadOnlySpan<byte> ProbeRecord(ref Frame f, ReadOnlySpan<byte> span, int index)
+    {
+        int cell = f.Header.CellOffset(span, index, f.Page.PageNumber, _usable);
+        int start = f.Header.IsLeaf ? cell : cell + 4;
+        if (start + 2 <= _usable)
+        {
+            int n = Format.Varint.TryReadShort(span, start, out int size);
+            if (n > 0 && size <= _maxIndexLocal && start + n + size <= _usable) return span.Slice(start + n, size);
+        }
+        f.Index = index;
+        ParseCell(ref f);
+        return GetPayload(_cell.PayloadSize);
     }
 
     private void BeginWalk()

@@ -26,12 +26,15 @@ internal static class CellParser
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int LocalSize(long payload, int usable, bool tableLeaf)
     {
-        int maxLocal = tableLeaf ? usable - 35 : ((usable - 12) * 64 / 255) - 23;
+        int maxLocal = tableLeaf ? usable - 35 : IndexMaxLocal(usable);
         if (payload <= maxLocal) return (int)payload;
         int minLocal = ((usable - 12) * 32 / 255) - 23;
         long k = minLocal + ((payload - minLocal) % (usable - 4));
         return k <= maxLocal ? (int)k : minLocal;
     }
+
+    /// <summary>The largest index payload a cell keeps whole on the page.</summary>
+    public static int IndexMaxLocal(int usable) => ((usable - 12) * 64 / 255) - 23;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static uint LeftChild(ReadOnlySpan<byte> page, int cell) => BinaryPrimitives.ReadUInt32BigEndian(page[cell..]);

@@ -98,23 +98,59 @@ internal struct KeyComparer : IRecordComparer
 
     public int CompareRecordToKey(ReadOnlySpan<byte> record)
     {
-        int n = Varint.Read(record, out long hs);
-        if (n == 0 || hs > record.Length || hs < n) ThrowHelper.Corrupt("index record header is malformed", Page);
-        int hp = n, bp = (int)hs;
+        // Index records almost always have a one-byte header size and one-byte serial types: read those in place.
+        int hs, hp;
+        if (record.Length > 0 && record[0] < 0x80)
+        {
+            hs = record[0];
+            hp = 1;
+            if (hs > record.Length || hs < 1) MalformedHeader();
+        }
+        else
+        {
+            hp = Varint.Read(record, out long h);
+            if (hp == 0 || h > record.Length || h < hp) MalformedHeader();
+            hs = (int)h;
+        }
+        int bp = hs;
         for (int i = 0; i < KeyCount; i++)
         {
             if (hp >= hs) return -1; // a record with fewer fields sorts first
-            int m = Varint.Read(record[hp..(int)hs], out long type);
-            if (m == 0) ThrowHelper.Corrupt("index record header is malformed", Page);
-            hp += m;
+            long type = record[hp];
+            if (type < 0x80)
+            {
+                hp++;
+            }
+            else
+            {
+                int m = Varint.Read(record[hp..hs], out type);
+                if (m == 0) MalformedHeader();
+                hp += m;
+            }
             long size = SerialType.ContentSize(type);
-            if (size < 0 || bp + size > record.Length) ThrowHelper.Corrupt("index record field runs past the record", Page);
-            int c = CompareField(type, record.Slice(bp, (int)size), ref Key[i], Collations[i]);
+            if (size < 0 || bp + size > record.Length) FieldPastRecord();
+            ref KeyValue key = ref Key[i];
+            var value = record.Slice(bp, (int)size);
+            int c;
+            // The common key fields, compared without the storage-class dispatch: an integer against an integer,
+            // and BINARY text against text.
+            if (key.Type == SharcColumnType.Integer && SerialType.IsInteger(type))
+                c = SerialType.ReadInteger(type, value).CompareTo(key.Integer);
+            else if (key.Type == SharcColumnType.Text && type >= 13 && (type & 1) == 1 && Collations[i] == Collation.Binary)
+                c = Sign(value.SequenceCompareTo(key.Bytes.AsSpan(0, key.Length)));
+            else
+                c = CompareField(type, value, ref key, Collations[i]);
             bp += (int)size;
             if (c != 0) return Descending[i] ? -c : c;
         }
         return 0;
     }
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private readonly void MalformedHeader() => ThrowHelper.Corrupt("index record header is malformed", Page);
+
+    [System.Diagnostics.CodeAnalysis.DoesNotReturn]
+    private readonly void FieldPastRecord() => ThrowHelper.Corrupt("index record field runs past the record", Page);
 
     private readonly int CompareField(long type, ReadOnlySpan<byte> value, ref KeyValue key, Collation coll)
     {
