@@ -234,7 +234,6 @@ internal sealed partial class BTreeMutator
                 _pager.Release(cpr);
             }
         }
-        _arena.Reset();
         var leafNode = NodeImage.Read(_arena, _pager, child, Usable);
         var predecessor = leafNode.Cells[^1];
         byte[] predecessorRecord = ReadPayloadOf(_arena[predecessor], BTreePageType.LeafIndex, child).ToArray();
