@@ -5,12 +5,16 @@ namespace Sharc.Tests.Write;
 /// <summary>
 /// Rows with random keys into a table with two secondary indexes split and merge index pages on most operations.
 /// Balancing works on reused scratch, so what a row costs is its share of new page buffers, not copies of every
-/// cell of the pages it rebalanced (which came to about 8 KB per insert). The files stay what SQLite accepts.
+/// cell of the pages it rebalanced (which came to about 8 KB per insert and 17 KB per delete). The files stay what SQLite accepts.
 /// </summary>
 public class IndexedWriteAllocationTests
 {
     // Generous against the page buffers a growing file needs (under 100 bytes a row here), far below cell copying.
     private const long BytesPerRowBound = 1024;
+
+    // A delete first loads the row through a fresh cursor (about 1.6 KB, with or without indexes); the balancing that
+    // follows used to add some 17 KB more.
+    private const long BytesPerDeleteBound = 4096;
 
     [Fact]
     public void Random_key_inserts_into_two_indexes_allocate_little_per_row()
@@ -74,7 +78,7 @@ public class IndexedWriteAllocationTests
                 if (db.Delete("t", order[next++])) deleted++;
             }, perRound);
             tx.Commit();
-            (allocated / perRound).Should().BeLessThan(BytesPerRowBound);
+            (allocated / perRound).Should().BeLessThan(BytesPerDeleteBound);
             deleted.Should().Be(4 * perRound);
         }
         Oracle.IntegrityCheck(path).Should().Be("ok");
