@@ -71,8 +71,9 @@ internal sealed partial class BTreeMutator
             SplitRightEdge(level, divider, rightChild);
             return;
         }
-        var node = NodeImage.Read(_pager, page, Usable);
-        node.Cells.Add(divider.ToArray());
+        _arena.Reset();
+        var node = NodeImage.Read(_arena, _pager, page, Usable);
+        node.Cells.Add(_arena.Add(divider));
         node.RightChild = rightChild;
         _balancer.Settle(_path.AsSpan(0, level + 1), level, node);
     }

@@ -20,6 +20,7 @@ internal sealed partial class BTreeMutator
     private bool _rightEdge;
     private readonly AppendHint _append = new();
     private byte[] _payload = new byte[256];
+    private readonly CellArena _arena = new();
 
     public BTreeMutator(Pager pager, bool autoVacuum)
     {
@@ -27,7 +28,7 @@ internal sealed partial class BTreeMutator
         _map = new PointerMap(pager, autoVacuum);
         _allocator = new PageAllocator(pager, _map);
         _cells = new CellBuilder(pager, _allocator, _map);
-        _balancer = new Balancer(pager, _allocator, _map);
+        _balancer = new Balancer(pager, _allocator, _map, _arena);
         Vacuum = new AutoVacuum(pager, _map, _allocator);
     }
 
@@ -71,8 +72,9 @@ internal sealed partial class BTreeMutator
             QuickAppend(leaf, maxLeft, cellSpan);
             return;
         }
-        var node = NodeImage.Read(_pager, leaf, Usable);
-        node.Cells.Insert(index, cellSpan.ToArray());
+        _arena.Reset();
+        var node = NodeImage.Read(_arena, _pager, leaf, Usable);
+        node.Cells.Insert(index, _arena.Add(cellSpan));
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
     }
 
@@ -80,6 +82,7 @@ internal sealed partial class BTreeMutator
     public bool TableDelete(uint root, long rowId)
     {
         if (!DescendTable(root, rowId, out int index)) return false;
+        _arena.Reset();
         uint leaf = _path[_depth].Page;
         RemoveCellAt(leaf, index, freeOverflow: true);
         AfterRemoval();
@@ -186,8 +189,9 @@ internal sealed partial class BTreeMutator
             if (_map.Enabled) _map.MapChildrenOf(page, Usable);
             return true;
         }
-        var node = NodeImage.Read(_pager, page, Usable);
-        node.Cells.Insert(index, cellSpan.ToArray());
+        _arena.Reset();
+        var node = NodeImage.Read(_arena, _pager, page, Usable);
+        node.Cells.Insert(index, _arena.Add(cellSpan));
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
         return true;
     }
@@ -196,6 +200,7 @@ internal sealed partial class BTreeMutator
     public bool IndexDelete(uint root, ReadOnlySpan<byte> key, Collation[] collations, bool[] descending, SharcTextEncoding encoding)
     {
         if (!DescendIndex(root, key, collations, descending, encoding, out int index)) return false;
+        _arena.Reset();
         uint page = _path[_depth].Page;
         var h = Header(page, out _, out var pr);
         _pager.Release(pr);
@@ -229,9 +234,9 @@ internal sealed partial class BTreeMutator
                 _pager.Release(cpr);
             }
         }
-        var leafNode = NodeImage.Read(_pager, child, Usable);
-        byte[] predecessor = leafNode.Cells[^1];
-        byte[] predecessorRecord = ReadPayloadOf(predecessor, BTreePageType.LeafIndex, child).ToArray();
+        var leafNode = NodeImage.Read(_arena, _pager, child, Usable);
+        var predecessor = leafNode.Cells[^1];
+        byte[] predecessorRecord = ReadPayloadOf(_arena[predecessor], BTreePageType.LeafIndex, child).ToArray();
 
         // Remove the predecessor from its leaf (keeping its overflow chain: the cell moves), rebalancing as needed.
         if (!DescendIndex(root, predecessorRecord, collations, descending, encoding, out int pi)) ThrowHelper.Corrupt("index predecessor vanished", child);
@@ -241,12 +246,12 @@ internal sealed partial class BTreeMutator
         // Find the target again and put the predecessor in its place.
         if (!DescendIndex(root, target, collations, descending, encoding, out int ti)) ThrowHelper.Corrupt("index entry vanished while deleting it", root);
         uint tp = _path[_depth].Page;
-        var tnode = NodeImage.Read(_pager, tp, Usable);
+        var tnode = NodeImage.Read(_arena, _pager, tp, Usable);
         var old = tnode.Cells[ti];
         var oldBuf = _pager.Write(tp);
         var th = BTreePageHeader.Parse(oldBuf, tp, Usable);
         _cells.FreeOverflow(oldBuf, th.CellOffset(oldBuf, ti, tp, Usable), th.Type, tp);
-        tnode.Cells[ti] = tnode.IsLeaf ? predecessor : NodeImage.ToIndexInterior(predecessor, BinaryPrimitives.ReadUInt32BigEndian(old));
+        tnode.Cells[ti] = tnode.IsLeaf ? predecessor : _arena.AddWithChild(BinaryPrimitives.ReadUInt32BigEndian(_arena[old]), predecessor);
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, tnode);
         return true;
     }
@@ -349,16 +354,16 @@ internal sealed partial class BTreeMutator
     }
 
     /// <summary>The record of a cell held outside any page (local-size rule of this tree, bounds of the array).</summary>
-    private ReadOnlySpan<byte> ReadPayloadOf(byte[] cell, BTreePageType type, uint page)
+    private ReadOnlySpan<byte> ReadPayloadOf(ReadOnlySpan<byte> cell, BTreePageType type, uint page)
     {
         int start = type == BTreePageType.InteriorIndex ? 4 : 0;
-        int n = Varint.Read(cell.AsSpan(start), out long size);
+        int n = Varint.Read(cell[start..], out long size);
         int local = CellParser.LocalSize(size, Usable, tableLeaf: false);
         int off = start + n;
         if (n == 0 || off + local > cell.Length) ThrowHelper.Corrupt("index cell is malformed", page);
-        if (local == size) return cell.AsSpan(off, (int)size);
-        uint overflow = BinaryPrimitives.ReadUInt32BigEndian(cell.AsSpan(off + local));
-        return Gather(cell.AsSpan(off, local), overflow, (int)size, page);
+        if (local == size) return cell.Slice(off, (int)size);
+        uint overflow = BinaryPrimitives.ReadUInt32BigEndian(cell[(off + local)..]);
+        return Gather(cell.Slice(off, local), overflow, (int)size, page);
     }
 
     private ReadOnlySpan<byte> Gather(ReadOnlySpan<byte> local, uint first, int total, uint page)
@@ -433,7 +438,7 @@ internal sealed partial class BTreeMutator
     {
         if (_depth == 0) return; // the root may be as empty as it likes
         uint page = _path[_depth].Page;
-        var node = NodeImage.Read(_pager, page, Usable);
+        var node = NodeImage.Read(_arena, _pager, page, Usable);
         int free = PageWriter.Capacity(page, node.Type, Usable) - node.Footprint();
         if (node.Cells.Count > 0 && free <= Usable * 2 / 3) return;
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
@@ -450,7 +455,9 @@ internal sealed partial class BTreeMutator
         {
             var (page, depth) = stack.Pop();
             if (depth >= BTreeCursor.MaxDepth || ++visited > _pager.PageCount) ThrowHelper.Corrupt("b-tree has a cycle", page);
-            var node = NodeImage.Read(_pager, page, Usable);
+            // Each page's image is done with before the next one is read.
+            _arena.Reset();
+            var node = NodeImage.Read(_arena, _pager, page, Usable);
             var pr = _pager.Acquire(page);
             try
             {
@@ -465,7 +472,7 @@ internal sealed partial class BTreeMutator
             if (!node.IsLeaf)
                 for (int i = 0; i <= node.Cells.Count; i++) stack.Push((node.Child(i), depth + 1));
             if (page != root || !keepRoot) toFree.Add(page);
-            else new NodeImage(node.IsTable ? BTreePageType.LeafTable : BTreePageType.LeafIndex, [], 0).Write(_pager, root, _map);
+            else _arena.Rent(node.IsTable ? BTreePageType.LeafTable : BTreePageType.LeafIndex, 0).Write(_pager, root, _map);
         }
         foreach (var p in toFree) _allocator.Free(p);
     }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 using Sharc.Storage;
 
 namespace Sharc.BTree.Mutation;
@@ -16,12 +17,24 @@ internal sealed class Balancer
     private readonly Pager _pager;
     private readonly PageAllocator _allocator;
     private readonly PointerMap _map;
+    private readonly CellArena _arena;
 
-    public Balancer(Pager pager, PageAllocator allocator, PointerMap map)
+    // Scratch reused by every balance (writes are serialized per database, and balancing never nests).
+    private readonly uint[] _siblingPages = new uint[3];
+    private readonly NodeImage[] _siblings = new NodeImage[3];
+    private readonly List<CellRef> _combined = [];
+    private readonly List<uint> _newPages = [];
+    private readonly List<CellRef> _dividers = [];
+    private readonly List<int> _ends = [];
+    private int[] _size = new int[64];
+    private int[] _starts = new int[8];
+
+    public Balancer(Pager pager, PageAllocator allocator, PointerMap map, CellArena arena)
     {
         _pager = pager;
         _allocator = allocator;
         _map = map;
+        _arena = arena;
     }
 
     private int Usable => _pager.UsableSize;
@@ -46,13 +59,13 @@ internal sealed class Balancer
                 return;
             }
             var parentPage = path[level - 1].Page;
-            var parent = NodeImage.Read(_pager, parentPage, Usable);
+            var parent = NodeImage.Read(_arena, _pager, parentPage, Usable);
             int childIndex = path[level - 1].Index;
             if (level - 1 == 0 && parent.Cells.Count == 0 && node.Cells.Count == 0 && node.IsLeaf)
             {
                 // The tree emptied out: the root becomes an empty leaf again.
                 _allocator.Free(page);
-                new NodeImage(node.Type, [], 0).Write(_pager, parentPage, _map);
+                _arena.Rent(node.Type, 0).Write(_pager, parentPage, _map);
                 return;
             }
             node = BalanceSiblings(parent, childIndex, page, node);
@@ -76,7 +89,7 @@ internal sealed class Balancer
             {
                 // A root with only a right child absorbs that child when its content fits.
                 uint child = node.RightChild;
-                var childNode = NodeImage.Read(_pager, child, Usable);
+                var childNode = NodeImage.Read(_arena, _pager, child, Usable);
                 if (childNode.FitsOn(root, Usable))
                 {
                     childNode.Write(_pager, root, _map);
@@ -90,7 +103,7 @@ internal sealed class Balancer
         // Grow a level: the root's content moves to a new child, which is then split under the (empty) root.
         uint newChild = _allocator.Allocate();
         _map.Put(newChild, PtrmapType.BTree, root);
-        var emptyRoot = new NodeImage(NodeImage.InteriorOf(node.Type), [], newChild);
+        var emptyRoot = _arena.Rent(NodeImage.InteriorOf(node.Type), newChild);
         var parent = BalanceSiblings(emptyRoot, 0, newChild, node);
         SettleRoot(root, parent);
     }
@@ -102,81 +115,78 @@ internal sealed class Balancer
     /// </summary>
     private NodeImage BalanceSiblings(NodeImage parent, int childIndex, uint childPage, NodeImage child)
     {
+        var arena = _arena;
         int n = parent.Cells.Count;
         int lo = Math.Max(0, Math.Min(childIndex - 1, n - 2));
         int hi = Math.Min(n, lo + 2);
         lo = Math.Max(0, hi - 2);
 
-        var pages = new List<uint>(3);
-        var nodes = new List<NodeImage>(3);
+        int siblingCount = hi - lo + 1;
+        var pages = _siblingPages;
+        var nodes = _siblings;
         for (int s = lo; s <= hi; s++)
         {
             uint pg = parent.Child(s);
             if (pg == 0 || pg > _pager.PageCount) ThrowHelper.Corrupt($"child page {pg} is outside the database", pg);
-            pages.Add(pg);
-            nodes.Add(s == childIndex ? child : NodeImage.Read(_pager, pg, Usable));
+            pages[s - lo] = pg;
+            nodes[s - lo] = s == childIndex ? child : NodeImage.Read(arena, _pager, pg, Usable);
         }
         var type = child.Type;
-        foreach (var nd in nodes)
-            if (nd.Type != type) ThrowHelper.Corrupt($"sibling pages of different types under one parent ({nd.Type} and {type})", childPage);
+        for (int i = 0; i < siblingCount; i++)
+            if (nodes[i].Type != type) ThrowHelper.Corrupt($"sibling pages of different types under one parent ({nodes[i].Type} and {type})", childPage);
         bool leaf = child.IsLeaf, table = child.IsTable;
 
         // Everything in key order: sibling cells with the parent's dividers between them.
-        var combined = new List<byte[]>();
-        for (int i = 0; i < nodes.Count; i++)
+        var combined = _combined;
+        combined.Clear();
+        for (int i = 0; i < siblingCount; i++)
         {
-            combined.AddRange(nodes[i].Cells);
-            if (i == nodes.Count - 1) break;
+            combined.AddRange(CollectionsMarshal.AsSpan(nodes[i].Cells));
+            if (i == siblingCount - 1) break;
             var divider = parent.Cells[lo + i];
             if (table && leaf) continue;
-            if (table) combined.Add(CellBuilder.TableInterior(nodes[i].RightChild, NodeImage.TableKey(divider, BTreePageType.InteriorTable)));
+            if (table) combined.Add(arena.AddTableInterior(nodes[i].RightChild, NodeImage.TableKey(arena[divider], BTreePageType.InteriorTable)));
             else if (leaf) combined.Add(NodeImage.ToIndexLeaf(divider));
-            else
-            {
-                var d = (byte[])divider.Clone();
-                BinaryPrimitives.WriteUInt32BigEndian(d, nodes[i].RightChild);
-                combined.Add(d);
-            }
+            else combined.Add(arena.CopyWithChild(divider, nodes[i].RightChild));
         }
-        uint lastRight = nodes[^1].RightChild;
+        uint lastRight = nodes[siblingCount - 1].RightChild;
         bool consumesDividers = !(table && leaf);
 
-        var ranges = Distribute(combined, type, consumesDividers);
-        int k = ranges.Count;
+        var all = CollectionsMarshal.AsSpan(combined);
+        int k = Distribute(all, type, consumesDividers);
+        var starts = _starts;
+        var ends = _ends;
 
         // Reuse the siblings' pages in order, take more from the allocator, free the rest.
-        var newPages = new List<uint>(k);
-        for (int j = 0; j < k; j++) newPages.Add(j < pages.Count ? pages[j] : _allocator.Allocate());
-        for (int j = k; j < pages.Count; j++) _allocator.Free(pages[j]);
+        var newPages = _newPages;
+        newPages.Clear();
+        for (int j = 0; j < k; j++) newPages.Add(j < siblingCount ? pages[j] : _allocator.Allocate());
+        for (int j = k; j < siblingCount; j++) _allocator.Free(pages[j]);
 
-        var dividers = new List<byte[]>(Math.Max(0, k - 1));
+        var dividers = _dividers;
+        dividers.Clear();
         for (int j = 0; j < k; j++)
         {
-            var (start, end) = ranges[j];
-            var cells = combined.GetRange(start, end - start);
+            int start = starts[j], end = ends[j];
             uint right = 0;
             if (!leaf)
             {
-                right = j == k - 1 ? lastRight : BinaryPrimitives.ReadUInt32BigEndian(combined[end]);
+                right = j == k - 1 ? lastRight : BinaryPrimitives.ReadUInt32BigEndian(arena[all[end]]);
             }
-            new NodeImage(type, cells, right).Write(_pager, newPages[j], _map);
+            NodeImage.WriteCells(_pager, newPages[j], _map, type, arena, all[start..end], right);
             if (j == k - 1) break;
-            if (table && leaf) dividers.Add(CellBuilder.TableInterior(newPages[j], NodeImage.TableKey(combined[end - 1], type)));
-            else if (table) dividers.Add(CellBuilder.TableInterior(newPages[j], NodeImage.TableKey(combined[end], type)));
-            else if (leaf) dividers.Add(NodeImage.ToIndexInterior(combined[end], newPages[j]));
-            else
-            {
-                var d = (byte[])combined[end].Clone();
-                BinaryPrimitives.WriteUInt32BigEndian(d, newPages[j]);
-                dividers.Add(d);
-            }
+            if (table && leaf) dividers.Add(arena.AddTableInterior(newPages[j], NodeImage.TableKey(arena[all[end - 1]], type)));
+            else if (table) dividers.Add(arena.AddTableInterior(newPages[j], NodeImage.TableKey(arena[all[end]], type)));
+            else if (leaf) dividers.Add(arena.AddWithChild(newPages[j], all[end]));
+            else dividers.Add(arena.CopyWithChild(all[end], newPages[j]));
         }
 
-        var newParentCells = new List<byte[]>(n - (hi - lo) + dividers.Count);
-        newParentCells.AddRange(parent.Cells.GetRange(0, lo));
-        newParentCells.AddRange(dividers);
-        newParentCells.AddRange(parent.Cells.GetRange(hi, n - hi));
-        var result = new NodeImage(parent.Type, newParentCells, parent.RightChild);
+        var result = arena.Rent(parent.Type, parent.RightChild);
+        var parentCells = CollectionsMarshal.AsSpan(parent.Cells);
+        result.Cells.EnsureCapacity(n - (hi - lo) + dividers.Count);
+        result.Cells.AddRange(parentCells[..lo]);
+        result.Cells.AddRange(CollectionsMarshal.AsSpan(dividers));
+        result.Cells.AddRange(parentCells[hi..]);
         result.SetChild(lo + dividers.Count, newPages[k - 1]);
         return result;
     }
@@ -184,20 +194,23 @@ internal sealed class Balancer
     /// <summary>
     /// Splits <paramref name="cells"/> into page-sized runs: greedily first (fewest pages), then evened out from
     /// right to left so that neighbours hold similar amounts. With <paramref name="consumesDividers"/>, the cell
-    /// between two runs goes up to the parent and belongs to neither.
+    /// between two runs goes up to the parent and belongs to neither. Returns the number of runs; run j is
+    /// <c>_starts[j]</c> to <c>_ends[j]</c> (exclusive).
     /// </summary>
-    private List<(int Start, int End)> Distribute(List<byte[]> cells, BTreePageType type, bool consumesDividers)
+    private int Distribute(ReadOnlySpan<CellRef> cells, BTreePageType type, bool consumesDividers)
     {
         int cap = PageWriter.Capacity(2, type, Usable);
-        int count = cells.Count;
-        var size = new int[count];
+        int count = cells.Length;
+        if (_size.Length < count) _size = new int[Math.Max(count, _size.Length * 2)];
+        var size = _size;
         for (int i = 0; i < count; i++)
         {
             size[i] = PageWriter.CellFootprint(cells[i].Length);
             if (size[i] > cap) ThrowHelper.Corrupt($"a {cells[i].Length}-byte cell does not fit any page");
         }
 
-        var ends = new List<int>();
+        var ends = _ends;
+        ends.Clear();
         int pos = 0;
         while (true)
         {
@@ -217,7 +230,9 @@ internal sealed class Balancer
             }
         }
         int k = ends.Count;
-        var starts = new int[k];
+        if (_starts.Length < k) _starts = new int[Math.Max(k, _starts.Length * 2)];
+        var starts = _starts;
+        starts[0] = 0;
         for (int j = 1; j < k; j++) starts[j] = consumesDividers ? ends[j - 1] + 1 : ends[j - 1];
         // Fix the degenerate tail produced above (its start equals its end + 1 when it owns the divider only).
         if (consumesDividers && k > 1 && starts[k - 1] >= ends[k - 1])
@@ -227,17 +242,10 @@ internal sealed class Balancer
             starts[k - 1] = ends[k - 2] + 1;
         }
 
-        int Used(int j)
-        {
-            int u = 0;
-            for (int i = starts[j]; i < ends[j]; i++) u += size[i];
-            return u;
-        }
-
         for (int j = k - 2; j >= 0; j--)
         {
             // Both sums are carried along as cells move, so evening out stays linear in the number of cells.
-            int left = Used(j), right = Used(j + 1);
+            int left = Used(size, starts[j], ends[j]), right = Used(size, starts[j + 1], ends[j + 1]);
             while (true)
             {
                 if (ends[j] - starts[j] <= 1) break;
@@ -253,13 +261,18 @@ internal sealed class Balancer
             }
         }
 
-        var ranges = new List<(int, int)>(k);
         for (int j = 0; j < k; j++)
         {
             if (ends[j] <= starts[j] && !(k == 1 && count == 0))
                 ThrowHelper.Corrupt("balancing produced an empty page");
-            ranges.Add((starts[j], ends[j]));
         }
-        return ranges;
+        return k;
+    }
+
+    private static int Used(int[] size, int start, int end)
+    {
+        int u = 0;
+        for (int i = start; i < end; i++) u += size[i];
+        return u;
     }
 }

@@ -1,25 +1,23 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 using Sharc.Format;
 using Sharc.Storage;
 
 namespace Sharc.BTree.Mutation;
 
 /// <summary>
-/// The content of one b-tree page as a list of cells (copied out) plus, for interior pages, the right child.
-/// Balancing works on these images and writes pages back from them.
+/// The content of one b-tree page as a list of cells (copied out into a <see cref="CellArena"/>) plus, for interior
+/// pages, the right child. Balancing works on these images and writes pages back from them. Images come from
+/// <see cref="CellArena.Rent"/> and are only valid until the arena is reset.
 /// </summary>
 internal sealed class NodeImage
 {
     public BTreePageType Type;
-    public List<byte[]> Cells;
+    public readonly List<CellRef> Cells = [];
     public uint RightChild;
+    public readonly CellArena Arena;
 
-    public NodeImage(BTreePageType type, List<byte[]> cells, uint rightChild)
-    {
-        Type = type;
-        Cells = cells;
-        RightChild = rightChild;
-    }
+    public NodeImage(CellArena arena) => Arena = arena;
 
     public bool IsLeaf => ((byte)Type & 8) != 0;
     public bool IsTable => ((byte)Type & 1) != 0;
@@ -28,27 +26,29 @@ internal sealed class NodeImage
     public int Footprint()
     {
         int n = 0;
-        foreach (var c in Cells) n += PageWriter.CellFootprint(c.Length);
+        foreach (var c in CollectionsMarshal.AsSpan(Cells)) n += PageWriter.CellFootprint(c.Length);
         return n;
     }
 
     public bool FitsOn(uint pageNumber, int usable) => Footprint() <= PageWriter.Capacity(pageNumber, Type, usable);
 
-    public static NodeImage Read(IPageSource pages, uint pageNumber, int usable)
+    public static NodeImage Read(CellArena arena, IPageSource pages, uint pageNumber, int usable)
     {
         var pr = pages.Acquire(pageNumber);
         try
         {
             var span = pr.Span;
             var header = BTreePageHeader.Parse(span, pageNumber, usable);
-            var cells = new List<byte[]>(header.CellCount + 1);
+            var node = arena.Rent(header.Type, header.RightChild);
+            var cells = node.Cells;
+            cells.EnsureCapacity(header.CellCount + 1);
             for (int i = 0; i < header.CellCount; i++)
             {
                 int at = header.CellOffset(span, i, pageNumber, usable);
                 int len = CellSize.Of(span, at, header.Type, usable, pageNumber);
-                cells.Add(span.Slice(at, len).ToArray());
+                cells.Add(arena.Add(span.Slice(at, len)));
             }
-            return new NodeImage(header.Type, cells, header.RightChild);
+            return node;
         }
         finally
         {
@@ -57,48 +57,41 @@ internal sealed class NodeImage
     }
 
     public void Write(Pager pager, uint pageNumber, PointerMap map)
+        => WriteCells(pager, pageNumber, map, Type, Arena, CollectionsMarshal.AsSpan(Cells), RightChild);
+
+    /// <summary>Builds page <paramref name="pageNumber"/> from <paramref name="cells"/> held in <paramref name="arena"/>.</summary>
+    public static void WriteCells(Pager pager, uint pageNumber, PointerMap map, BTreePageType type, CellArena arena, ReadOnlySpan<CellRef> cells, uint rightChild)
     {
         var buf = pager.Write(pageNumber);
-        var list = new CellBytes[Cells.Count];
-        for (int i = 0; i < list.Length; i++) list[i] = new CellBytes(Cells[i]);
-        PageWriter.Build(buf, pageNumber, pager.UsableSize, Type, list, RightChild);
+        PageWriter.Build(buf, pageNumber, pager.UsableSize, type, arena.Bytes, cells, rightChild);
         // Children and overflow chains now hang off this page.
         map.MapChildrenOf(pageNumber, pager.UsableSize);
     }
 
     /// <summary>The child that cell <paramref name="index"/> points to (or the right child at index = count).</summary>
-    public uint Child(int index) => index < Cells.Count ? BinaryPrimitives.ReadUInt32BigEndian(Cells[index]) : RightChild;
+    public uint Child(int index) => index < Cells.Count ? BinaryPrimitives.ReadUInt32BigEndian(Arena[Cells[index]]) : RightChild;
 
     public void SetChild(int index, uint child)
     {
-        if (index < Cells.Count) BinaryPrimitives.WriteUInt32BigEndian(Cells[index], child);
+        if (index < Cells.Count) BinaryPrimitives.WriteUInt32BigEndian(Arena[Cells[index]], child);
         else RightChild = child;
     }
 
     public static BTreePageType InteriorOf(BTreePageType t) => t is BTreePageType.LeafTable or BTreePageType.InteriorTable ? BTreePageType.InteriorTable : BTreePageType.InteriorIndex;
 
     /// <summary>The rowid of a table leaf cell, or the key of a table interior cell.</summary>
-    public static long TableKey(byte[] cell, BTreePageType type)
+    public static long TableKey(ReadOnlySpan<byte> cell, BTreePageType type)
     {
         if (type == BTreePageType.InteriorTable)
         {
-            Varint.Read(cell.AsSpan(4), out long k);
+            Varint.Read(cell[4..], out long k);
             return k;
         }
         int n = Varint.Read(cell, out _);
-        Varint.Read(cell.AsSpan(n), out long rowid);
+        Varint.Read(cell[n..], out long rowid);
         return rowid;
     }
 
-    /// <summary>An index cell in leaf form (no child pointer).</summary>
-    public static byte[] ToIndexLeaf(byte[] interiorCell) => interiorCell.AsSpan(4).ToArray();
-
-    /// <summary>An index cell in interior form with <paramref name="child"/> as its left child.</summary>
-    public static byte[] ToIndexInterior(byte[] leafCell, uint child)
-    {
-        var c = new byte[leafCell.Length + 4];
-        BinaryPrimitives.WriteUInt32BigEndian(c, child);
-        leafCell.CopyTo(c, 4);
-        return c;
-    }
+    /// <summary>An index cell in leaf form (no child pointer): the same bytes past the child.</summary>
+    public static CellRef ToIndexLeaf(CellRef interiorCell) => new(interiorCell.Offset + 4, interiorCell.Length - 4);
 }

@@ -238,22 +238,22 @@ internal static class PageWriter
     /// Rewrites a page from scratch with the given cells (in order) and, for interior pages, right child.
     /// The caller has checked that they fit.
     /// </summary>
-    public static void Build(Span<byte> page, uint pageNumber, int usable, BTreePageType type, IReadOnlyList<CellBytes> cells, uint rightChild)
+    public static void Build(Span<byte> page, uint pageNumber, int usable, BTreePageType type, ReadOnlySpan<byte> arena, ReadOnlySpan<CellRef> cells, uint rightChild)
     {
         int h = BTreePageHeader.HeaderOffset(pageNumber);
         Initialize(page, pageNumber, type, usable);
         int ptrs = h + HeaderSize(type);
         int top = usable;
-        for (int i = 0; i < cells.Count; i++)
+        for (int i = 0; i < cells.Length; i++)
         {
-            var c = cells[i].Span;
+            var c = arena.Slice(cells[i].Offset, cells[i].Length);
             int len = Math.Max(c.Length, 4);
             top -= len;
             c.CopyTo(page[top..]);
             BinaryPrimitives.WriteUInt16BigEndian(page[(ptrs + 2 * i)..], (ushort)top);
         }
-        if (top < ptrs + 2 * cells.Count) ThrowHelper.Corrupt("cells do not fit the page being built", pageNumber);
-        BinaryPrimitives.WriteUInt16BigEndian(page[(h + 3)..], (ushort)cells.Count);
+        if (top < ptrs + 2 * cells.Length) ThrowHelper.Corrupt("cells do not fit the page being built", pageNumber);
+        BinaryPrimitives.WriteUInt16BigEndian(page[(h + 3)..], (ushort)cells.Length);
         SetContentStart(page, h, top);
         if (((byte)type & 8) == 0) BinaryPrimitives.WriteUInt32BigEndian(page[(h + 8)..], rightChild);
     }
@@ -263,15 +263,4 @@ internal static class PageWriter
         => usable - BTreePageHeader.HeaderOffset(pageNumber) - HeaderSize(type);
 
     public static int CellFootprint(int cellLength) => Math.Max(cellLength, 4) + 2;
-}
-
-/// <summary>A cell's bytes, owned (copied out of its page) so pages can be rewritten while cells move.</summary>
-internal readonly struct CellBytes
-{
-    public readonly byte[] Buffer;
-
-    public CellBytes(byte[] buffer) => Buffer = buffer;
-
-    public ReadOnlySpan<byte> Span => Buffer;
-    public int Length => Buffer.Length;
 }
