@@ -18,7 +18,11 @@ internal sealed class EdgeSide : IDisposable
     private long _intKey;
     private byte[] _textKey = new byte[32];
     private int _textKeyLength;
-    private bool _onFirst, _done = true, _rowRead;
+    private bool _onFirst, _done = true, _rowRead, _rowIdRead;
+    private long _rowId;
+    // The neighbour as read by MoveNext when the index holds it (integer graphs): BFS asks for its type, then its value.
+    private long _neighbor;
+    private bool _neighborCached;
 
     public EdgeSide(SharcDatabase db, EdgeAccess access, bool text, byte[]? kindUtf8)
     {
@@ -49,7 +53,19 @@ internal sealed class EdgeSide : IDisposable
         }
     }
 
-    public long EdgeRowId { get; private set; }
+    /// <summary>The edge's rowid, read from the index entry when first asked for (a BFS wants it only for nodes it adds).</summary>
+    public long EdgeRowId
+    {
+        get
+        {
+            if (!_rowIdRead)
+            {
+                _rowId = _index.GetInt64(_access.RowIdPos);
+                _rowIdRead = true;
+            }
+            return _rowId;
+        }
+    }
 
     public void Begin(long key)
     {
@@ -90,9 +106,15 @@ internal sealed class EdgeSide : IDisposable
                 _done = true;
                 break;
             }
-            EdgeRowId = _index.GetInt64(_access.RowIdPos);
+            _rowIdRead = false;
             _rowRead = false;
+            _neighborCached = false;
             if (_kind is not null && !_kindInPrefix && !KindMatches(From(_kindReader), _kindOrdinal)) continue;
+            if (!_text && ReferenceEquals(_otherReader, _index) && _index.TryGetInt64(_otherOrdinal, out _neighbor))
+            {
+                _neighborCached = true;
+                return true;
+            }
             // An edge whose other end is NULL leads nowhere.
             if (From(_otherReader).IsNull(_otherOrdinal)) continue;
             return true;
@@ -102,11 +124,11 @@ internal sealed class EdgeSide : IDisposable
 
     public void Stop() => _done = true;
 
-    public long NeighborInt64 => From(_otherReader).GetInt64(_otherOrdinal);
+    public long NeighborInt64 => _neighborCached ? _neighbor : From(_otherReader).GetInt64(_otherOrdinal);
 
     public ReadOnlySpan<byte> NeighborUtf8 => From(_otherReader).GetUtf8Span(_otherOrdinal);
 
-    public SharcColumnType NeighborType => From(_otherReader).GetColumnType(_otherOrdinal);
+    public SharcColumnType NeighborType => _neighborCached ? SharcColumnType.Integer : From(_otherReader).GetColumnType(_otherOrdinal);
 
     public bool HasKind => _kindOrdinal >= 0 && !From(_kindReader).IsNull(_kindOrdinal);
 
@@ -128,9 +150,8 @@ internal sealed class EdgeSide : IDisposable
 
     private bool KeyMatches()
     {
-        var type = _index.GetColumnType(0);
-        if (_text) return type == SharcColumnType.Text && _index.GetUtf8Span(0).SequenceEqual(_textKey.AsSpan(0, _textKeyLength));
-        return type == SharcColumnType.Integer && _index.GetInt64(0) == _intKey;
+        if (!_text) return _index.TryGetInt64(0, out long key) && key == _intKey;
+        return _index.GetColumnType(0) == SharcColumnType.Text && _index.GetUtf8Span(0).SequenceEqual(_textKey.AsSpan(0, _textKeyLength));
     }
 
     private bool KindMatches(SharcDataReader reader, int ordinal)

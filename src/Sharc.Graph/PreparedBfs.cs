@@ -247,8 +247,8 @@ public sealed class PreparedBfs : IDisposable
         var keyType = _text ? SharcColumnType.Text : SharcColumnType.Integer;
         for (int s = 0; s < _starts.Count; s++)
         {
-            if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, 0, out _);
-            else Reach(ref nodeFilter, _starts.IntKey(s), default, 0, -1, 0, out _);
+            if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, viaEdge: false, out _);
+            else Reach(ref nodeFilter, _starts.IntKey(s), default, 0, -1, viaEdge: false, out _);
             if (_keys.Count >= maxNodes)
             {
                 StopReason = StopReason.NodeBudget;
@@ -271,8 +271,8 @@ public sealed class PreparedBfs : IDisposable
                 if (!_edges.NeighborHasType(keyType)) continue;
                 if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
                 bool added;
-                if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, _edges.EdgeRowId, out added);
-                else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, _edges.EdgeRowId, out added);
+                if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, viaEdge: true, out added);
+                else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, viaEdge: true, out added);
                 if (added && _keys.Count >= maxNodes)
                 {
                     StopReason = StopReason.NodeBudget;
@@ -285,9 +285,10 @@ public sealed class PreparedBfs : IDisposable
 
     /// <summary>
     /// Visits the node with this key (the integer or the UTF-8 one, by the graph's type) unless it was visited
-    /// already or the node filter refuses it; returns its visit number, or -1 when refused.
+    /// already or the node filter refuses it; returns its visit number, or -1 when refused. The edge's rowid is read
+    /// (<paramref name="viaEdge"/>: from the cursor's current edge) only when the node is new.
     /// </summary>
-    private int Reach<TNodeFilter>(ref TNodeFilter nodeFilter, long intKey, ReadOnlySpan<byte> textKey, int depth, int parent, long edge, out bool added)
+    private int Reach<TNodeFilter>(ref TNodeFilter nodeFilter, long intKey, ReadOnlySpan<byte> textKey, int depth, int parent, bool viaEdge, out bool added)
         where TNodeFilter : struct, IBfsNodeFilter
     {
         if (typeof(TNodeFilter) != typeof(VisitAllNodes))
@@ -296,7 +297,7 @@ public sealed class PreparedBfs : IDisposable
             int known = _text ? _keys.Find(textKey) : _keys.Find(intKey);
             if (known >= 0) return known;
             if ((_text ? _refused.Find(textKey) : _refused.Find(intKey)) >= 0) return -1;
-            if (!nodeFilter.Visit(new BfsNode(_text, intKey, textKey, depth, parent, edge)))
+            if (!nodeFilter.Visit(new BfsNode(_text, intKey, textKey, depth, parent, viaEdge ? _edges.EdgeRowId : 0)))
             {
                 if (_text) _refused.GetOrAdd(textKey, out _);
                 else _refused.GetOrAdd(intKey, out _);
@@ -309,7 +310,7 @@ public sealed class PreparedBfs : IDisposable
             EnsureCapacity(id);
             _depth[id] = depth;
             _parent[id] = parent;
-            _parentEdge[id] = edge;
+            _parentEdge[id] = viaEdge ? _edges.EdgeRowId : 0;
         }
         return id;
     }

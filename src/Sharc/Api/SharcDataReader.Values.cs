@@ -42,6 +42,17 @@ public partial class SharcDataReader
         };
     }
 
+    /// <summary>
+    /// The value when it is an integer (as <see cref="GetColumnType(int)"/> reports it), without conversion: one read
+    /// where checking the type and then getting the value take two. False for NULL, reals, text and blobs.
+    /// </summary>
+    public bool TryGetInt64(int ordinal, out long value)
+    {
+        var v = GetRaw(ordinal);
+        value = v.Integer;
+        return v.Type == SharcColumnType.Integer;
+    }
+
     /// <summary>The value as a double, converted as sqlite3_column_double does (text yields its leading number, NULL 0.0).</summary>
     public double GetDouble(int ordinal)
     {

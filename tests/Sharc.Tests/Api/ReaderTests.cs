@@ -89,6 +89,27 @@ public class ReaderTests : IDisposable
     }
 
     [Fact]
+    public void TryGetInt64GivesOnlyValuesStoredAsIntegers()
+    {
+        using var db = SharcDatabase.Open(_path);
+        using var r = db.CreateReader("items", "misc", "price", "qty");
+        var expected = Oracle.Rows(_path, "SELECT typeof(misc), misc FROM items ORDER BY id");
+        int row = 0;
+        while (r.Read())
+        {
+            bool isInteger = (string)expected[row][0]! == "integer";
+            r.TryGetInt64(0, out long v).Should().Be(isInteger, "row {0} holds a {1}", row, expected[row][0]);
+            if (isInteger) v.Should().Be((long)expected[row][1]!);
+            // A REAL column reads its integers as reals, so they are not integers here either.
+            r.TryGetInt64(1, out _).Should().BeFalse();
+            r.TryGetInt64(2, out long qty).Should().BeTrue();
+            qty.Should().Be(r.GetInt64(2));
+            row++;
+        }
+        row.Should().Be(400);
+    }
+
+    [Fact]
     public void Utf8SpanAndBlobSpanReturnStoredBytes()
     {
         using var db = SharcDatabase.Open(_path);

@@ -607,15 +607,19 @@ internal sealed partial class TableWriter
     /// <summary>Fills the current record from a stored table record (fields missing from old rows take their default).</summary>
     private void DecodeStorageRecord(byte[] payload) => DecodeStorageRecord(payload, _record);
 
-    private void DecodeStorageRecord(byte[] payload, StoredValue[] into)
+    private void DecodeStorageRecord(byte[] payload, StoredValue[] into) => DecodeStorageRecord(payload, payload.Length, into);
+
+    /// <summary>Decodes the first <paramref name="length"/> bytes of <paramref name="payload"/> (a reused buffer) into <paramref name="into"/>.</summary>
+    private void DecodeStorageRecord(byte[] payload, int length, StoredValue[] into)
     {
         var layout = new RecordLayout(_fieldCount + 1);
-        layout.Reset(payload.Length, 0);
-        layout.HeaderSize(payload);
+        layout.Reset(length, 0);
+        var bytes = payload.AsSpan(0, length);
+        layout.HeaderSize(bytes);
         for (int c = 0; c < _fieldCount; c++)
         {
             int f = _fieldOf[c];
-            if (f >= 0 && layout.TryGetField(f, payload, out long type, out int off, out int size))
+            if (f >= 0 && layout.TryGetField(f, bytes, out long type, out int off, out int size))
                 into[c] = Decode(type, payload.AsMemory(off, size));
             else
                 into[c] = StorageAffinity.FromObject(_table.Columns[c].DefaultValue, _table.Columns[c].Affinity, Encoding);
@@ -695,39 +699,35 @@ internal sealed partial class TableWriter
     {
         var ix = _indexes.FirstOrDefault(i => ReferenceEquals(i.Index, index) || SqlNameComparer.Instance.Equals(i.Index.Name, index.Name))
             ?? throw new SharcException($"index {index.Name} cannot be maintained by the write API");
-        using var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: _table.IsWithoutRowId);
-        var rows = new List<(long RowId, byte[] Record)>();
-        for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
-            rows.Add((_table.IsWithoutRowId ? 0 : cursor.RowId, cursor.GetPayload(cursor.PayloadSize).ToArray()));
-        if (ix.Index.IsUnique)
+        // Every entry is made and sorted first, then the b-tree is built from the bottom up (its root is empty here:
+        // a new index, or one REINDEX has emptied); duplicates of a UNIQUE key are neighbours once sorted.
+        var entries = new IndexEntryBuffer();
+        byte[] row = [];
+        using (var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: _table.IsWithoutRowId))
         {
-            // Each entry is checked against those already in: inserted as the rows come.
-            foreach (var (rowId, record) in rows)
+            for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
             {
-                DecodeStorageRecord(record);
+                long rowId = _table.IsWithoutRowId ? 0 : cursor.RowId;
+                var payload = cursor.GetPayload(cursor.PayloadSize);
+                if (row.Length < payload.Length) row = new byte[Math.Max(payload.Length, row.Length * 2)];
+                payload.CopyTo(row);
+                DecodeStorageRecord(row, payload.Length, _record);
                 ComputeGenerated(rowId);
-                if (!Admits(ix, rowId)) continue;
-                if (FindIndexEntry(ix, out _, rowId) is not null) throw Unique(ix);
-                InsertIndexEntry(ix, rowId);
+                if (Admits(ix, rowId)) entries.Add(IndexRecord(ix, rowId, ix.Fields.Length));
             }
-            return;
         }
-        // Entries inserted in key order fill the b-tree from its right edge, pages staying hot in the cache, where
-        // the table's order scatters them over every leaf (several times slower on a large table).
-        var entries = new List<byte[]>(rows.Count);
-        foreach (var (rowId, record) in rows)
-        {
-            DecodeStorageRecord(record);
-            ComputeGenerated(rowId);
-            if (Admits(ix, rowId)) entries.Add(IndexRecord(ix, rowId, ix.Fields.Length).ToArray());
-        }
-        rows.Clear();
         var collations = ix.Collations;
         var descending = ix.Descending;
         var encoding = Encoding;
-        entries.Sort((a, b) => RecordCompare.Compare(a, b, collations, descending, encoding));
-        foreach (var entry in entries)
-            if (!_mutator.IndexInsert(ix.Index.RootPage, entry, collations, descending, encoding)) throw Unique(ix);
+        entries.Sort(collations, descending, encoding);
+        for (int i = 1; i < entries.Count; i++)
+        {
+            // Entries equal on the declared key conflict unless a key field is NULL (then it is NULL in both).
+            if (ix.Index.IsUnique && entries.Compare(i - 1, i, collations, descending, encoding, ix.KeyCount) == 0 && !entries.HasNull(i, ix.KeyCount))
+                throw Unique(ix);
+            if (entries.Compare(i - 1, i, collations, descending, encoding) == 0) throw Unique(ix);
+        }
+        _mutator.BuildIndex(ix.Index.RootPage, entries);
     }
 
 }

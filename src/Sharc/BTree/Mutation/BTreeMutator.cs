@@ -263,6 +263,7 @@ internal sealed partial class BTreeMutator
     public byte[]? IndexFindPrefix(uint root, ReadOnlySpan<byte> key, int fields, Collation[] collations, bool[] descending, SharcTextEncoding encoding)
     {
         uint page = root;
+        PrepareProbe(key, fields, collations, descending, encoding);
         for (int depth = 0; depth < BTreeCursor.MaxDepth; depth++)
         {
             var h = Header(page, out var span, out var pr);
@@ -274,7 +275,7 @@ internal sealed partial class BTreeMutator
                 {
                     int mid = (lo + hi) >>> 1;
                     var rec = CellRecord(span, h.CellOffset(span, mid, page, Usable), h.Type, page);
-                    int c = RecordCompare.Compare(rec, key, collations, descending, encoding, page, fields);
+                    int c = Probe(rec, key, collations, descending, encoding, page, fields);
                     if (c == 0) return rec.ToArray();
                     if (c < 0) lo = mid + 1;
                     else hi = mid;
@@ -298,6 +299,7 @@ internal sealed partial class BTreeMutator
     private bool DescendIndex(uint root, ReadOnlySpan<byte> key, Collation[] collations, bool[] descending, SharcTextEncoding encoding, out int index)
     {
         uint page = root;
+        PrepareProbe(key, int.MaxValue, collations, descending, encoding);
         for (_depth = 0; _depth < BTreeCursor.MaxDepth; _depth++)
         {
             var h = Header(page, out var span, out var pr);
@@ -311,7 +313,7 @@ internal sealed partial class BTreeMutator
                     int mid = (lo + hi) >>> 1;
                     int at = h.CellOffset(span, mid, page, Usable);
                     var rec = CellRecord(span, at, h.Type, page);
-                    int c = RecordCompare.Compare(rec, key, collations, descending, encoding, page);
+                    int c = Probe(rec, key, collations, descending, encoding, page, int.MaxValue);
                     if (c < 0) lo = mid + 1;
                     else
                     {
@@ -323,7 +325,7 @@ internal sealed partial class BTreeMutator
                 if (found && lo < h.CellCount)
                 {
                     int at = h.CellOffset(span, lo, page, Usable);
-                    if (RecordCompare.Compare(CellRecord(span, at, h.Type, page), key, collations, descending, encoding, page) == 0)
+                    if (Probe(CellRecord(span, at, h.Type, page), key, collations, descending, encoding, page, int.MaxValue) == 0)
                     {
                         index = lo;
                         return true;
@@ -438,9 +440,20 @@ internal sealed partial class BTreeMutator
     {
         if (_depth == 0) return; // the root may be as empty as it likes
         uint page = _path[_depth].Page;
+        // The page's own free-space accounting decides, so a removal that leaves the page well filled (nearly all of
+        // them) copies no cells; only an underfull page is read into an image for the balancer.
+        var h = Header(page, out var span, out var pr);
+        int free, count = h.CellCount;
+        try
+        {
+            free = PageWriter.FreeSpace(span, page, Usable);
+        }
+        finally
+        {
+            _pager.Release(pr);
+        }
+        if (count > 0 && free <= Usable * 2 / 3) return;
         var node = NodeImage.Read(_arena, _pager, page, Usable);
-        int free = PageWriter.Capacity(page, node.Type, Usable) - node.Footprint();
-        if (node.Cells.Count > 0 && free <= Usable * 2 / 3) return;
         _balancer.Settle(_path.AsSpan(0, _depth + 1), _depth, node);
     }
 

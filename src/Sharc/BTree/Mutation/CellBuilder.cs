@@ -54,6 +54,26 @@ internal sealed class CellBuilder
         return cell;
     }
 
+    /// <summary>An index interior cell (left child, then the leaf cell's bytes), built in the reused buffer (see <see cref="TableLeaf"/>).</summary>
+    public ReadOnlySpan<byte> IndexInterior(uint leftChild, ReadOnlySpan<byte> payload)
+    {
+        int local = CellParser.LocalSize(payload.Length, Usable, tableLeaf: false);
+        int size = 4 + Varint.Length(payload.Length) + local + (local < payload.Length ? 4 : 0);
+        if (_scratch.Length < size) _scratch = new byte[Math.Max(size, _scratch.Length * 2)];
+        var cell = _scratch.AsSpan(0, size);
+        BinaryPrimitives.WriteUInt32BigEndian(cell, leftChild);
+        int pos = 4 + Varint.Write(cell[4..], payload.Length);
+        WritePayload(cell[pos..], payload, local);
+        return cell;
+    }
+
+    /// <summary>The length of the index cell <see cref="IndexLeaf"/> (or, with 4 more bytes, <see cref="IndexInterior"/>) builds for a payload.</summary>
+    public static int IndexLeafLength(int payload, int usable)
+    {
+        int local = CellParser.LocalSize(payload, usable, tableLeaf: false);
+        return Varint.Length(payload) + local + (local < payload ? 4 : 0);
+    }
+
     /// <summary>An index cell (leaf, or interior with a 4-byte left child first).</summary>
     public byte[] IndexCell(ReadOnlySpan<byte> payload, uint leftChild = 0, bool interior = false)
     {

@@ -50,7 +50,7 @@ internal static class DmlChange
         return db.RunSqlStatement(() =>
         {
             using var returning = ReturningRows.Create(db, sql, update.Returning, update.Table, table, parameters);
-            var rows = DmlTarget.RunQuery(db, sql, update, update.With, columns, from, update.Where, parameters);
+            var rows = DmlTarget.RunQuery(db, sql, update, update.With, columns, from, update.Where, parameters, cacheable: true);
             if (update.From is null && !VisitsInPlanOrder(table, perRow == SqlConflictAction.Default && HasReplaceConstraint(table) ? SqlConflictAction.Replace : action, ordinals, update.Where)) SortByKey(rows, table);
             var writer = db.WriterFor(table.Name);
             var triggers = writer.HasTriggers ? db.TriggerRunner.For(table, SqlTriggerEvent.Update, AssignedNames(update)) : null;
@@ -182,7 +182,7 @@ internal static class DmlChange
         return db.RunSqlStatement(() =>
         {
             using var returning = ReturningRows.Create(db, sql, delete.Returning, delete.Table, table, parameters);
-            var rows = DmlTarget.RunQuery(db, sql, delete, delete.With, columns, from, delete.Where, parameters);
+            var rows = DmlTarget.RunQuery(db, sql, delete, delete.With, columns, from, delete.Where, parameters, cacheable: true);
             var writer = db.WriterFor(table.Name);
             var triggers = writer.HasTriggers ? db.TriggerRunner.For(table, SqlTriggerEvent.Delete) : null;
             var encoding = db.TextEncoding;

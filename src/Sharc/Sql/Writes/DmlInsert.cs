@@ -120,7 +120,7 @@ internal sealed class DmlInsert : IDisposable
                 ParameterCount = _insert.ParameterCount,
                 ParameterNames = _insert.ParameterNames,
             };
-            var rows = DmlTarget.RunSelect(db, _sql, select, parameters, out int width);
+            var rows = DmlTarget.RunSelect(db, _sql, select, parameters, out int width, planKey: _insert);
             CheckCount(_sql, _insert, _table, _targets, width);
             foreach (var source in rows)
             {

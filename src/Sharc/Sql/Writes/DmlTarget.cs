@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Sharc.Schema.Parsing;
 using SqlExpr = Sharc.Sql.Ast.SqlExpr;
 using Sharc.Sql.Ast;
@@ -54,8 +55,13 @@ internal static class DmlTarget
     /// Runs a SELECT made from parts of the statement to completion — before anything is written, so the statement
     /// never sees its own changes, as in SQLite — and returns its rows (owned values).
     /// </summary>
+    /// <remarks>
+    /// <c>cacheable</c>: the select made from the statement is always the same for the same schema (UPDATE and DELETE
+    /// of a table), so its plan is kept with the statement and re-used while the schema stays: a prepared statement is
+    /// not compiled and planned again on every execution.
+    /// </remarks>
     public static List<SqlValue[]> RunQuery(SharcDatabase db, string sql, SqlStatement statement, SqlWithClause? with, IReadOnlyList<SqlResultColumn> columns,
-        SqlJoinClause from, SqlExpr? where, SqlValue[] parameters)
+        SqlJoinClause from, SqlExpr? where, SqlValue[] parameters, bool cacheable = false)
     {
         // The statement's own expressions are not a SELECT's result columns: a window there is misused, as in SQLite.
         foreach (var column in columns)
@@ -71,7 +77,7 @@ internal static class DmlTarget
             ParameterCount = statement.ParameterCount,
             ParameterNames = statement.ParameterNames,
         };
-        return RunSelect(db, sql, select, parameters, out _);
+        return RunSelect(db, sql, select, parameters, out _, planKey: cacheable ? statement : null);
     }
 
     private static SqlFunctionExpr? FirstWindowCall(SqlExpr e)
@@ -82,9 +88,19 @@ internal static class DmlTarget
     }
 
     /// <summary>Runs a SELECT statement to completion and returns its rows (owned values).</summary>
-    public static List<SqlValue[]> RunSelect(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters, out int width)
+    /// <remarks>
+    /// <c>planKey</c>: the parsed statement the select always comes from, when it does; the plan is kept with it (for
+    /// as long as the statement lives) and re-used while the database's schema and views are those it was made for.
+    /// </remarks>
+    public static List<SqlValue[]> RunSelect(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters, out int width, SqlStatement? planKey = null)
     {
-        var plan = QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
+        QueryPlan plan;
+        if (planKey is null) plan = QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
+        else if (!Plans.TryGetValue(planKey, out var kept) || !ReferenceEquals(kept.Sql, sql) || !db.IsCurrent(plan = kept.Plan))
+        {
+            plan = QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
+            Plans.AddOrUpdate(planKey, new KeptPlan(sql, plan));
+        }
         width = plan.Columns.Length;
         var execution = new QueryExecution(db, plan, ownedByReader: false);
         try
@@ -105,6 +121,11 @@ internal static class DmlTarget
             execution.Dispose();
         }
     }
+
+    private sealed record KeptPlan(string Sql, QueryPlan Plan);
+
+    // Weak keys: a plan lives as long as the parsed statement it was made for (a prepared statement, a cached one).
+    private static readonly ConditionalWeakTable<SqlStatement, KeptPlan> Plans = new();
 
     /// <summary>Copies the statement's parameter values into a compiled part's slots (it may use fewer).</summary>
     public static void Bind(SqlValue[] slots, SqlValue[] parameters)
