@@ -191,10 +191,12 @@ public sealed partial class SharcDatabase
         // Deferred foreign key violations refuse the commit and leave the transaction open, as in SQLite.
         if (ForeignKeyState.DeferredViolations > 0) throw Write.ForeignKeys.Failed();
         _transaction = null;
+        bool committed = false;
         try
         {
             BeforeCommit();
             WritablePager.Commit();
+            committed = true;
         }
         catch
         {
@@ -206,6 +208,7 @@ public sealed partial class SharcDatabase
         {
             AfterEnd();
             WritablePager.Concurrency.Exit();
+            EndJoinedTransactions(committed);
         }
     }
 
@@ -224,6 +227,7 @@ public sealed partial class SharcDatabase
             _schemaDirty = true;
             AfterEnd();
             if (owned) WritablePager.Concurrency.Exit();
+            EndJoinedTransactions(commit: false);
         }
     }
 
@@ -240,6 +244,7 @@ public sealed partial class SharcDatabase
             _schemaDirty = true; // DDL inside the transaction is undone too
             AfterEnd();
             WritablePager.Concurrency.Exit();
+            EndJoinedTransactions(commit: false);
         }
     }
 

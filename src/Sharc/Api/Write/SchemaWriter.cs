@@ -209,7 +209,7 @@ internal sealed partial class SchemaWriter
         }
     }
 
-    private static SchemaStatement Parse(string sql, SchemaObjectKind kind)
+    private SchemaStatement Parse(string sql, SchemaObjectKind kind)
     {
         SchemaStatement stmt;
         try
@@ -221,10 +221,11 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"{e.Message} (line {e.Line}, column {e.Column})", e);
         }
         if (stmt.Kind != kind) throw new SharcException($"expected a CREATE {kind.ToString().ToUpperInvariant()} statement");
-        // Sharc has no temp schema: a TEMP object would land in main, and any other schema is not attached.
-        if (stmt.Temporary || (stmt.Schema is { } temp && SqlNameComparer.Instance.Equals(temp, "temp")))
-            throw new SharcException("TEMP objects are not supported");
-        if (stmt.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, "main"))
+        // SQL routes a TEMP or qualified statement to the database it names; here it must name this one.
+        string own = _db.SchemaName;
+        if (stmt.Temporary && !SqlNameComparer.Instance.Equals(own, "temp"))
+            throw new SharcException("TEMP objects belong to the temp database");
+        if (stmt.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, own))
             throw new SharcException($"unknown database {schema}");
         return stmt;
     }
