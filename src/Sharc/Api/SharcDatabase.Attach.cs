@@ -207,3 +207,80 @@ public sealed partial class SharcDatabase
         if (errors is not null) throw errors[0];
     }
 }
+
+public sealed partial class SharcDatabase
+{
+    private string? _superJournal;
+
+    /// <summary>
+    /// When the transaction wrote attached files as well as main, commits them as SQLite does (atomiccommit.html,
+    /// "multi-file commit"): a super-journal listing every journal is made durable first; each journal then names it
+    /// before its file is written; once every file is written and synced the super-journal is deleted — the commit
+    /// point — and only then the journals. A crash before that point leaves every journal hot (all files roll back);
+    /// after it, no journal is hot (all keep the commit). Memory databases (temp, ':memory:') take no part.
+    /// </summary>
+    private void ChainJoinedCommits()
+    {
+        _superJournal = null;
+        if (_owner is not null || _pager is not { IsWal: false } pager || Path is null) return;
+        var files = new List<SharcDatabase>();
+        foreach (var d in JoinedDatabases())
+            if (d._pager is { IsWal: false } p && p.Storage is not MemoryStorage) files.Add(d);
+        if (files.Count == 0) return;
+
+        var fs = pager.Storage;
+        string super = System.IO.Path.GetFullPath(Path) + "-mj" + Random.Shared.Next().ToString("X8", System.Globalization.CultureInfo.InvariantCulture);
+        var names = new System.Text.StringBuilder();
+        names.Append(System.IO.Path.GetFullPath(pager.JournalPath)).Append('\0');
+        foreach (var d in files) names.Append(System.IO.Path.GetFullPath(d._pager!.JournalPath)).Append('\0');
+        using (var f = fs.Open(super, create: true))
+        {
+            f.SetLength(0);
+            f.Write(System.Text.Encoding.UTF8.GetBytes(names.ToString()), 0);
+            f.Sync();
+        }
+        _superJournal = super;
+
+        // main's commit point commits the first attached file, whose commit point commits the next, … and the last
+        // one's deletes the super-journal; the journals then go in reverse order as each commit returns.
+        Action next = () => fs.Delete(super);
+        for (int i = files.Count - 1; i >= 0; i--)
+        {
+            var d = files[i];
+            var after = next;
+            d._pager!.SuperJournal = super;
+            next = () =>
+            {
+                d._pager!.CommitPoint = after;
+                d.SqlCommit();
+            };
+        }
+        pager.SuperJournal = super;
+        pager.CommitPoint = next;
+    }
+
+    /// <summary>After a failed commit: no file keeps a pending commit point, and the super-journal goes once no journal needs it.</summary>
+    private void UnchainJoinedCommits()
+    {
+        if (_superJournal is not { } super) return;
+        _superJournal = null;
+        var fs = _pager!.Storage;
+        bool needed = Storage.Journal.HotJournal.IsHot(fs, _pager.JournalPath);
+        foreach (var d in _tempViews.Databases)
+        {
+            if (d.Database._pager is not { } p) continue;
+            p.SuperJournal = null;
+            p.CommitPoint = null;
+            needed |= p.Storage == fs && Storage.Journal.HotJournal.IsHot(fs, p.JournalPath);
+        }
+        try
+        {
+            // A journal still hot after the failure names the super-journal: deleting it would make that file keep a
+            // half-done commit. Left on disk, the next opener rolls the journal back.
+            if (!needed && fs.Exists(super)) fs.Delete(super);
+        }
+        catch (IOException)
+        {
+        }
+    }
+}

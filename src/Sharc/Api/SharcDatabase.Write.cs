@@ -195,6 +195,7 @@ public sealed partial class SharcDatabase
         try
         {
             BeforeCommit();
+            ChainJoinedCommits();
             WritablePager.Commit();
             committed = true;
         }
@@ -202,6 +203,7 @@ public sealed partial class SharcDatabase
         {
             if (WritablePager.InTransaction) WritablePager.Rollback();
             _schemaDirty = true;
+            UnchainJoinedCommits();
             throw;
         }
         finally

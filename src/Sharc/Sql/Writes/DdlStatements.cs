@@ -104,7 +104,7 @@ internal static class DdlStatements
         CheckSchemaName(db, sql, trigger.Schema, trigger.Start);
         // A TEMP trigger is stored in the temp database; Sharc fires the triggers of a table's own database only.
         if ((trigger.Temporary || IsTemp(trigger.Schema)) && !IsTemp(db.SchemaName))
-            Unsupported.Throw("a TEMP trigger on a table that is not TEMP", sql, trigger.Start);
+            Unsupported.Throw("CREATE TEMP TRIGGER", "on a table outside the temp database", sql, trigger.Start);
         if (trigger.TableSchema is { } tableSchema && !IsOwn(db, tableSchema))
             throw new SharcException($"trigger {trigger.Name} cannot reference objects in database {tableSchema}");
         var table = db.Schema.FindTable(trigger.Table);
