@@ -262,6 +262,9 @@ public partial class SharcDataReader : IDisposable
     /// <summary>Makes this reader read through <paramref name="statement"/>'s snapshot (the readers of one query execution).</summary>
     internal void JoinStatement(StatementSnapshot statement) => _statement = statement;
 
+    /// <summary>The database this reader reads (a statement over several databases has readers of each).</summary>
+    internal SharcDatabase Database => _db;
+
     private void SettleAfterSeek(bool found)
     {
         if (found)

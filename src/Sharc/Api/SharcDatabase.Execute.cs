@@ -53,7 +53,7 @@ public sealed partial class SharcDatabase
     private readonly ThreadLocal<SqlSession> _session = new(static () => new SqlSession());
 
     /// <summary>The calling thread's statement counters (changes(), total_changes(), last_insert_rowid()).</summary>
-    internal SqlSession Session => _session.Value!;
+    internal SqlSession Session => _owner?.Session ?? _session.Value!;
 
     /// <summary>
     /// The rows changed by the most recent INSERT, UPDATE or DELETE the calling thread ran through SQL on this

@@ -24,6 +24,7 @@ public sealed partial class SharcDatabase
             _transactionFromSavepoint = false;
         }
         _savepoints.Add((name, WritablePager.TakeSnapshot()));
+        foreach (var joined in JoinedDatabases()) joined.SqlSavepoint(name);
     }
 
     /// <summary>RELEASE name: forgets it and every savepoint after it; releasing the outermost one of a transaction it began commits.</summary>
@@ -31,6 +32,7 @@ public sealed partial class SharcDatabase
     {
         int at = FindSavepoint(name);
         _savepoints.RemoveRange(at, _savepoints.Count - at);
+        foreach (var joined in JoinedDatabases()) joined.SqlRelease(name);
         if (_savepoints.Count == 0 && _transactionFromSavepoint)
         {
             _transactionFromSavepoint = false;
@@ -46,6 +48,7 @@ public sealed partial class SharcDatabase
         WritablePager.RestoreSnapshot(_savepoints[at].Snapshot);
         _writers.Clear();
         ReloadSchema();
+        foreach (var joined in JoinedDatabases()) joined.SqlRollbackTo(name);
     }
 
     private int FindSavepoint(string name)

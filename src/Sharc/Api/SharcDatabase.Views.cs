@@ -11,18 +11,23 @@ public sealed partial class SharcDatabase
     private TempViews _tempViews = TempViews.Empty;
     private readonly Lock _viewLock = new();
 
-    /// <summary>The registered views, or null when there are none (so plans made before any stay current).</summary>
+    /// <summary>
+    /// The connection's registered views and other databases (a temp or attached database answers its main one's), or
+    /// null when there are none (so plans made before any stay current).
+    /// </summary>
     internal TempViews? TempViewSet
     {
         get
         {
+            if (_owner is not null) return _owner.TempViewSet;
             var views = _tempViews;
-            return views.Count == 0 ? null : views;
+            return views.IsEmpty ? null : views;
         }
     }
 
-    /// <summary>True when a plan was made against the current schema and the current registered views.</summary>
-    internal bool IsCurrent(QueryPlan plan) => ReferenceEquals(plan.Schema, Schema) && ReferenceEquals(plan.Views, TempViewSet);
+    /// <summary>True when a plan was made against the current schema, registered views and other databases' schemas.</summary>
+    internal bool IsCurrent(QueryPlan plan)
+        => ReferenceEquals(plan.Schema, Schema) && ReferenceEquals(plan.Views, TempViewSet) && plan.OtherSchemasCurrent();
 
     /// <summary>
     /// Registers a view on this <see cref="SharcDatabase"/> instance: from now on <paramref name="name"/> can be used in

@@ -191,21 +191,26 @@ public sealed partial class SharcDatabase
         // Deferred foreign key violations refuse the commit and leave the transaction open, as in SQLite.
         if (ForeignKeyState.DeferredViolations > 0) throw Write.ForeignKeys.Failed();
         _transaction = null;
+        bool committed = false;
         try
         {
             BeforeCommit();
+            ChainJoinedCommits();
             WritablePager.Commit();
+            committed = true;
         }
         catch
         {
             if (WritablePager.InTransaction) WritablePager.Rollback();
             _schemaDirty = true;
+            UnchainJoinedCommits();
             throw;
         }
         finally
         {
             AfterEnd();
             WritablePager.Concurrency.Exit();
+            EndJoinedTransactions(committed);
         }
     }
 
@@ -224,6 +229,7 @@ public sealed partial class SharcDatabase
             _schemaDirty = true;
             AfterEnd();
             if (owned) WritablePager.Concurrency.Exit();
+            EndJoinedTransactions(commit: false);
         }
     }
 
@@ -240,6 +246,7 @@ public sealed partial class SharcDatabase
             _schemaDirty = true; // DDL inside the transaction is undone too
             AfterEnd();
             WritablePager.Concurrency.Exit();
+            EndJoinedTransactions(commit: false);
         }
     }
 

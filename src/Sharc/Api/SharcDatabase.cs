@@ -233,6 +233,7 @@ public sealed partial class SharcDatabase : IDisposable
         if (_disposed) return;
         _disposed = true;
         _transaction = null;
+        DisposeAttached();
         _source.Dispose();
         _session.Dispose();
     }

@@ -45,10 +45,16 @@ internal sealed partial class Pager
 
     public void Commit()
     {
-        if (!InTransaction) return;
+        if (!InTransaction)
+        {
+            RunCommitPoint();
+            return;
+        }
         if (_wal is not null)
         {
+            // A WAL file commits atomically on its own; SQLite gives no atomicity across files in WAL mode either.
             CommitWal();
+            RunCommitPoint();
             return;
         }
         try
@@ -58,6 +64,7 @@ internal sealed partial class Pager
                 // Page 1 always changes on commit (change counter), so it is journaled before anything else is written.
                 StampPage1();
 
+                if (SuperJournal is { } super) _journal?.WriteSuperJournal(super);
                 _journal?.Seal();
                 Acquire(LockLevel.Exclusive);
                 KeepCommittedImages();
@@ -66,6 +73,8 @@ internal sealed partial class Pager
                 long size = (long)PageCount * PageSize;
                 if (_file.Length > size) _file.SetLength(size);
                 _file.Sync();
+                // Across several files the commit point is the super-journal's deletion, after every file is written.
+                RunCommitPoint();
                 // The commit point: once the journal is gone, the transaction is durable.
                 DeleteJournal();
                 foreach (var (page, buf) in _dirty) _cache.Update(page, buf);
@@ -75,16 +84,41 @@ internal sealed partial class Pager
             {
                 // Every change was undone by statement rollbacks: nothing to write, but the journal they started must
                 // not stay behind (other connections would take it for a hot journal).
+                RunCommitPoint();
                 DeleteJournal();
             }
+            RunCommitPoint();
         }
         catch
         {
+            CommitPoint = null;
+            SuperJournal = null;
             // A failed commit leaves the file to the journal: roll back in memory, and on disk if anything was written.
             AbortAfterFailure();
             throw;
         }
         EndTransaction();
+    }
+
+    /// <summary>
+    /// The super-journal of a commit across several files (SQLite's protocol): its name goes into this journal before
+    /// the database file is written, so that a crash leaves the journal hot exactly while the super-journal exists.
+    /// </summary>
+    public string? SuperJournal { get; set; }
+
+    /// <summary>
+    /// Runs once this file is written and synced, before its journal goes: the other files of a commit across several
+    /// commit there in turn, and the last deletes the super-journal. Cleared when run.
+    /// </summary>
+    public Action? CommitPoint { get; set; }
+
+    private void RunCommitPoint()
+    {
+        var point = CommitPoint;
+        if (point is null) return;
+        CommitPoint = null;
+        SuperJournal = null;
+        point();
     }
 
     /// <summary>Closes and removes this transaction's journal (after a commit, this is the commit point).</summary>

@@ -104,6 +104,9 @@ internal sealed partial class Pager : IPageSource
     /// <summary>How long a write or a read waits for another connection's (or thread's) lock.</summary>
     public TimeSpan BusyTimeout => _busyTimeout;
 
+    /// <summary>The file system this pager writes through (an attached database is opened through the same one).</summary>
+    public IStorageSystem Storage => _fs;
+
     /// <summary>The page number of the lock-byte page (never used for data).</summary>
     public uint LockBytePage => (uint)(FileLock.PendingByte / PageSize) + 1;
 

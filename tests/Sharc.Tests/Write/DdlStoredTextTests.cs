@@ -144,14 +144,25 @@ public class DdlStoredTextTests
     [InlineData("CREATE TABLE temp.t1(a, b)")]
     [InlineData("CREATE TABLE \"TEMP\".t1(a, b)")]
     [InlineData("CREATE TABLE temp.t1 AS SELECT 1")]
-    [InlineData("CREATE TRIGGER temp.tr AFTER INSERT ON base BEGIN SELECT 1; END")]
-    public void TempObjectsOtherThanViewsAreRefusedAsUnsupported(string ddl)
+    public void TempTablesGoToTheTempDatabaseNotTheFile(string ddl)
     {
         using var dir = new TempDir();
         string path = dir.File("t.db");
         using var db = SharcDatabase.Create(path);
         db.Execute("CREATE TABLE base(a, b)");
-        var run = () => db.Execute(ddl);
+        db.Execute(ddl);
+        db.TempDatabase.Schema.FindTable("t1").Should().NotBeNull();
+        Oracle.Rows(path, "SELECT name FROM sqlite_schema").Select(r => r[0]).Should().Equal("base");
+    }
+
+    [Fact]
+    public void TempTriggerOnAMainTableIsRefusedAsUnsupported()
+    {
+        using var dir = new TempDir();
+        string path = dir.File("t.db");
+        using var db = SharcDatabase.Create(path);
+        db.Execute("CREATE TABLE base(a, b)");
+        var run = () => db.Execute("CREATE TRIGGER temp.tr AFTER INSERT ON base BEGIN SELECT 1; END");
         run.Should().Throw<SharcSqlException>().WithMessage("CREATE TEMP * is not supported*");
         Oracle.Rows(path, "SELECT name FROM sqlite_schema").Select(r => r[0]).Should().Equal("base");
     }
@@ -177,8 +188,8 @@ public class DdlStoredTextTests
         using var dir = new TempDir();
         using var db = SharcDatabase.Create(dir.File("c.db"));
         ((Action)(() => db.CreateTable("CREATE TABLE aux.t(a)"))).Should().Throw<SharcException>().WithMessage("unknown database aux");
-        ((Action)(() => db.CreateTable("CREATE TABLE temp.t(a)"))).Should().Throw<SharcException>().WithMessage("TEMP objects are not supported");
-        ((Action)(() => db.CreateTable("CREATE /* x */ TEMPORARY TABLE t(a)"))).Should().Throw<SharcException>().WithMessage("TEMP objects are not supported");
+        ((Action)(() => db.CreateTable("CREATE TABLE temp.t(a)"))).Should().Throw<SharcException>().WithMessage("TEMP objects are not supported through the C# API*");
+        ((Action)(() => db.CreateTable("CREATE /* x */ TEMPORARY TABLE t(a)"))).Should().Throw<SharcException>().WithMessage("TEMP objects are not supported through the C# API*");
         db.CreateTable("CREATE TABLE main.temp(a)");
         db.Schema.FindTable("temp")!.Sql.Should().Be("CREATE TABLE temp(a)");
     }

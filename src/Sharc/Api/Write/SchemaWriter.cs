@@ -33,6 +33,8 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"table {def.Name} already exists");
         }
         CheckName(def.Name);
+        if (def.Checks.Count > 0 || def.Columns.Exists(c => c.Generated != SharcGeneratedKind.None))
+            CheckTableExpressions(def.ToSharcTable(0, sql));
         uint root = NewRoot(def.WithoutRowId ? BTreePageType.LeafIndex : BTreePageType.LeafTable);
         InsertSchemaRow("table", def.Name, def.Name, root, StoredText(sql, stmt), ColumnNames(def));
         foreach (var ci in def.Indexes)
@@ -62,9 +64,12 @@ internal sealed partial class SchemaWriter
         InsertSchemaRow("index", stmt.Name, table.Name, root, StoredText(sql, stmt));
         BumpCookie();
         // Fill the new index from the existing rows (a UNIQUE violation aborts the statement).
-        _db.ReloadSchema();
+        ReloadWithNew(stmt.Name);
+        var index = _db.Schema.GetIndex(stmt.Name);
+        if (index.WhereSql is not null || index.Columns.Any(c => c.ExpressionSql is not null))
+            CheckIndexExpressions(_db.Schema.GetTable(table.Name), index);
         var writer = _db.WriterFor(table.Name, changesRows: false);
-        writer.BuildIndex(_db.Schema.GetIndex(stmt.Name));
+        writer.BuildIndex(index);
     }
 
     public void DropTable(string name, bool ifExists)
@@ -209,7 +214,7 @@ internal sealed partial class SchemaWriter
         }
     }
 
-    private static SchemaStatement Parse(string sql, SchemaObjectKind kind)
+    private SchemaStatement Parse(string sql, SchemaObjectKind kind)
     {
         SchemaStatement stmt;
         try
@@ -221,12 +226,31 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"{e.Message} (line {e.Line}, column {e.Column})", e);
         }
         if (stmt.Kind != kind) throw new SharcException($"expected a CREATE {kind.ToString().ToUpperInvariant()} statement");
-        // Sharc has no temp schema: a TEMP object would land in main, and any other schema is not attached.
-        if (stmt.Temporary || (stmt.Schema is { } temp && SqlNameComparer.Instance.Equals(temp, "temp")))
-            throw new SharcException("TEMP objects are not supported");
-        if (stmt.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, "main"))
+        // SQL routes a TEMP or qualified statement to the database it names; here it must name this one.
+        string own = _db.SchemaName;
+        bool temp = stmt.Temporary || (stmt.Schema is { } t && SqlNameComparer.Instance.Equals(t, "temp"));
+        if (temp && !SqlNameComparer.Instance.Equals(own, "temp"))
+            throw new SharcException("TEMP objects are not supported through the C# API: create them with SQL (CREATE TEMP TABLE …)");
+        if (stmt.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, own))
             throw new SharcException($"unknown database {schema}");
         return stmt;
+    }
+
+    /// <summary>
+    /// Reloads the schema with a new object in it. Whatever it names that does not resolve (a column of an index, say)
+    /// fails the statement with SQLite's message for it, instead of reading as a corrupt schema.
+    /// </summary>
+    private void ReloadWithNew(string name)
+    {
+        try
+        {
+            _db.ReloadSchema();
+        }
+        catch (SharcCorruptException e) when (e.Message.Contains($"malformed database schema ({name}) - ", StringComparison.Ordinal))
+        {
+            string prefix = $"malformed database schema ({name}) - ";
+            throw new SharcException(e.Message[(e.Message.IndexOf(prefix, StringComparison.Ordinal) + prefix.Length)..]);
+        }
     }
 
     private static void CheckName(string name)

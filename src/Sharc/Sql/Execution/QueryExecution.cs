@@ -14,6 +14,18 @@ internal sealed class QueryExecution
     private readonly QueryPipeline _pipeline;
     private readonly List<SharcDataReader> _readers;
     private readonly StatementSnapshot? _snapshot;
+    // Readers of the connection's other databases (temp, attached) share one snapshot per database.
+    private List<StatementSnapshot>? _otherSnapshots;
+
+    private StatementSnapshot OtherSnapshot(SharcDatabase db)
+    {
+        _otherSnapshots ??= [];
+        foreach (var s in _otherSnapshots)
+            if (ReferenceEquals(s.Database, db)) return s;
+        var snapshot = new StatementSnapshot(db);
+        _otherSnapshots.Add(snapshot);
+        return snapshot;
+    }
     private bool _open;
     private bool _active;
     private bool _disposed;
@@ -33,7 +45,11 @@ internal sealed class QueryExecution
         _pipeline = builder.Build(plan.Statement.Query);
         _readers = builder.Readers;
         _snapshot = new StatementSnapshot(db);
-        foreach (var r in _readers) r.JoinStatement(_snapshot);
+        foreach (var r in _readers)
+        {
+            if (ReferenceEquals(r.Database, db)) r.JoinStatement(_snapshot);
+            else r.JoinStatement(OtherSnapshot(r.Database));
+        }
         Columns = plan.Columns;
     }
 
@@ -105,6 +121,8 @@ internal sealed class QueryExecution
         finally
         {
             _snapshot?.End();
+            if (_otherSnapshots is not null)
+                foreach (var s in _otherSnapshots) s.End();
         }
     }
 

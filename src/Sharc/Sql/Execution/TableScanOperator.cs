@@ -52,6 +52,8 @@ internal sealed class TableScanOperator : RowOperator
 
     public TableScanOperator(SharcDatabase db, TableSource table, AccessPlan access, int frame, Func<IntentExpr, Evaluator> compile)
     {
+        // A table of another database of the connection (temp, attached) is read through that database.
+        db = table.Database ?? db;
         _access = access;
         _seeks = access.Seeks;
         _backward = access.Backward;

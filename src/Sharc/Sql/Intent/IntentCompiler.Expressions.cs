@@ -306,13 +306,14 @@ internal sealed partial class IntentCompiler
     /// </summary>
     private IntentExpr ResolveColumn(SqlColumnRef c, Scope scope, Clause clause)
     {
-        if (c.Schema is not null && !SqlText.EqualsIgnoreCase(c.Schema, "main"))
+        if (c.Schema is not null && !SqlText.EqualsIgnoreCase(c.Schema, "main") && _otherSchemas is null)
             throw Error($"no such column: {c.Schema}.{c.Table}.{c.Name}", c.Start);
         for (var s = scope; s is not null; s = s.Parent)
         {
             var source = s.Source;
             if (source is JoinSource join && ResolveJoinColumn(c, s, join) is { } joined) return joined;
-            if (source is not null and not JoinSource && (c.Table is null ? !s.QualifiedOnly : SqlNameComparer.Instance.Equals(c.Table, source.Name)))
+            if (source is not null and not JoinSource && (c.Table is null ? !s.QualifiedOnly : SqlNameComparer.Instance.Equals(c.Table, source.Name))
+                && (c.Schema is null || InSchema(source, c.Schema)))
             {
                 for (int i = 0; i < source.Columns.Count; i++)
                 {

@@ -49,12 +49,14 @@ internal sealed partial class IntentCompiler
     private static (QueryIntent Query, IntentCompiler Compiler) CompileTop(SharcSchema schema, string sql, SqlSelect select, Sql.TempViews? views)
     {
         var compiler = new IntentCompiler(schema, sql) { _tempViews = views };
+        compiler.UseDatabases(views);
         var query = compiler.CompileSelect(select, null);
         var shared = new HashSet<SqlCommonTableExpression>(ReferenceEqualityComparer.Instance);
         foreach (var (cte, uses) in compiler._cteUses)
             if (uses > 1 && cte.Materialization == SqlMaterialization.Default) shared.Add(cte);
         if (shared.Count == 0) return (query, compiler);
         compiler = new IntentCompiler(schema, sql) { _tempViews = views, _materialize = shared };
+        compiler.UseDatabases(views);
         return (compiler.CompileSelect(select, null), compiler);
     }
 
@@ -92,7 +94,6 @@ internal sealed partial class IntentCompiler
             if (t.IndexedBy is not null || t.NotIndexed) throw Error($"no such index: {t.IndexedBy}", t.Start);
             return ExpandView(view, t.Alias ?? t.Name, t.Start, parent);
         }
-        if (t.Schema is not null) throw Error($"no such table: {t.Schema}.{t.Name}", t.Start);
         return null;
     }
 

@@ -36,7 +36,7 @@ internal sealed partial class IntentCompiler
         if (statement is not SqlSelectStatement select)
             return Unsupported.Throw<StatementIntent>(StatementName(statement) + " through Query", sql, statement.Start);
         var (query, compiler) = CompileTop(schema, sql, select.Query, views);
-        return new StatementIntent(query, compiler._nextFrame, statement.ParameterCount, statement.ParameterNames);
+        return new StatementIntent(query, compiler._nextFrame, statement.ParameterCount, statement.ParameterNames) { OtherSchemas = compiler._otherSchemas };
     }
 
     /// <summary>
@@ -223,27 +223,32 @@ internal sealed partial class IntentCompiler
     private IntentSource CompileTableRef(SqlTableRef t, Scope? parent)
     {
         if (CompileCteOrTempView(t, parent) is { } named) return named;
-        // Only the main schema exists here (no temp tables, no attached databases).
-        if (t.Schema is not null && !SqlText.EqualsIgnoreCase(t.Schema, "main"))
+        if (!FindSchema(t, out var schema, out var database, out string? schemaName))
             throw Error($"no such table: {t.Schema}.{t.Name}", t.Start);
         string alias = t.Alias ?? t.Name;
-        var table = _schema.FindTable(t.Name);
+        var table = schema.FindTable(TempSchemaTableName(t.Name, schemaName));
         if (table is not null)
         {
             if (table.IsVirtual) Unsupported.Throw("virtual tables", _sql, t.Start);
             if (t.IndexedBy is not null)
             {
-                var index = _schema.FindIndex(t.IndexedBy);
+                var index = schema.FindIndex(t.IndexedBy);
                 if (index is null || !SqlNameComparer.Instance.Equals(index.TableName, table.Name))
                     throw Error($"no such index: {t.IndexedBy}", t.Start);
             }
-            return new TableSource(table, alias, TableColumns(table), RowIdName(table), t.IndexedBy, t.NotIndexed);
+            return new TableSource(table, alias, TableColumns(table), RowIdName(table), t.IndexedBy, t.NotIndexed) { Database = database, SchemaName = schemaName };
         }
-        var view = _schema.FindView(t.Name);
+        var view = schema.FindView(t.Name);
         if (view is not null)
         {
             if (t.IndexedBy is not null || t.NotIndexed) throw Error($"no such index: {t.IndexedBy}", t.Start);
             return ExpandView(view, alias, t.Start, parent);
+        }
+        if (IsTempSchemaTable(t.Name, t.Schema) && schemaName is null or "main")
+        {
+            // No temp object was made yet, so there is no temp database: its schema table is empty, as in SQLite.
+            var empty = new SharcView(t.Name, "", "SELECT NULL AS type, NULL AS name, NULL AS tbl_name, NULL AS rootpage, NULL AS sql WHERE 0", []);
+            return ExpandView(empty, alias, t.Start, parent);
         }
         throw Error($"no such table: {(t.Schema is null ? "" : t.Schema + ".")}{t.Name}", t.Start);
     }

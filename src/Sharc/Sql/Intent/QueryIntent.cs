@@ -11,7 +11,14 @@ internal abstract record IntentSource(string Name, IReadOnlyList<SourceColumn> C
 /// reader (the first of rowid, oid, _rowid_ that no real column shadows), or null for WITHOUT ROWID tables.
 /// </summary>
 internal sealed record TableSource(SharcTable Table, string Name, IReadOnlyList<SourceColumn> Columns, string? RowIdName, string? IndexedBy, bool NotIndexed)
-    : IntentSource(Name, Columns);
+    : IntentSource(Name, Columns)
+{
+    /// <summary>The database that holds the table when the connection has others (temp, attached); null: the one the statement runs on.</summary>
+    public SharcDatabase? Database { get; init; }
+
+    /// <summary>The name of that database ("main", "temp" or an ATTACH name), for schema-qualified column names.</summary>
+    public string? SchemaName { get; init; }
+}
 
 /// <summary>A view of the schema, or a subquery in FROM: the rows of another query.</summary>
 internal sealed record SubquerySource(QueryIntent Query, string Name, IReadOnlyList<SourceColumn> Columns) : IntentSource(Name, Columns);
@@ -84,4 +91,8 @@ internal sealed record QueryIntent(
 /// A compiled SELECT statement: its intent, how many frames its levels use, and its parameters as SQLite numbers
 /// and names them.
 /// </summary>
-internal sealed record StatementIntent(QueryIntent Query, int FrameCount, int ParameterCount, IReadOnlyList<string?> ParameterNames);
+internal sealed record StatementIntent(QueryIntent Query, int FrameCount, int ParameterCount, IReadOnlyList<string?> ParameterNames)
+{
+    /// <summary>The schemas of the temp and attached databases it was compiled against (null when there were none).</summary>
+    public SharcSchema[]? OtherSchemas { get; init; }
+}

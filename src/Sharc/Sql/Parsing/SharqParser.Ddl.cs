@@ -28,7 +28,9 @@ internal sealed partial class SharqParser
     }
 
     /// <summary>SQLite lets a TEMP object be qualified only with "temp".</summary>
-    private static bool QualifiedOutsideTemp(bool temp, string? schema) => temp && schema is not null && !SqlText.EqualsIgnoreCase(schema, "temp");
+    // Only main is known to exist here: SQLite says "unknown database" first for a name that is not attached, and
+    // the statement's runner checks attached names (DdlStatements).
+    private static bool QualifiedOutsideTemp(bool temp, string? schema) => temp && schema is not null && SqlText.EqualsIgnoreCase(schema, "main");
 
     private SqlCreateViewStatement CreateView(bool temp, int start)
     {

@@ -15,6 +15,7 @@ internal sealed class QueryPlan
     private QueryPlan(string sql, SharcSchema schema, TempViews? views, StatementIntent statement, Dictionary<QueryIntent, LevelPlan> levels)
     {
         Sql = sql;
+        _otherSchemas = statement.OtherSchemas;
         Schema = schema;
         Views = views;
         Statement = statement;
@@ -37,6 +38,19 @@ internal sealed class QueryPlan
     public TempViews? Views { get; }
 
     public StatementIntent Statement { get; }
+
+    // The schemas of the temp and attached databases (in Views.Databases order) the statement was compiled against.
+    private readonly SharcSchema[]? _otherSchemas;
+
+    /// <summary>True when no temp or attached database's schema changed since the plan was made.</summary>
+    public bool OtherSchemasCurrent()
+    {
+        if (_otherSchemas is null || Views is null) return true;
+        var databases = Views.Databases;
+        for (int i = 0; i < _otherSchemas.Length; i++)
+            if (!ReferenceEquals(databases[i].Database.Schema, _otherSchemas[i])) return false;
+        return true;
+    }
 
     /// <summary>The plan of every level, by intent identity.</summary>
     public IReadOnlyDictionary<QueryIntent, LevelPlan> Levels { get; }

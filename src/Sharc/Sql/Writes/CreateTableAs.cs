@@ -16,7 +16,7 @@ internal static class CreateTableAs
 {
     public static StatementOutcome Run(SharcDatabase db, string sql, SqlCreateTableStatement create, SqlValue[] parameters)
     {
-        if (create.Schema is { } s && !SqlNameComparer.Instance.Equals(s, "main"))
+        if (create.Schema is { } s && !SqlNameComparer.Instance.Equals(s, db.SchemaName))
             throw new SharcSqlException($"unknown database {s}", sql, create.Start);
         if (db.Schema.FindTable(create.Name) is not null || db.Schema.FindView(create.Name) is not null)
         {

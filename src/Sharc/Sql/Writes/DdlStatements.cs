@@ -8,7 +8,7 @@ using Sharc.Write;
 namespace Sharc.Sql.Writes;
 
 /// <summary>
-/// CREATE / DROP / ALTER, REINDEX and the statements Sharc refuses (VACUUM, ANALYZE, ATTACH, TEMP objects), run on
+/// CREATE / DROP / ALTER, REINDEX, ATTACH / DETACH and the statements Sharc refuses (VACUUM, ANALYZE), run on
 /// the schema writer as one statement each. The writer's errors become <see cref="SharcSqlException"/> at the
 /// statement, worded as SQLite words them.
 /// </summary>
@@ -22,9 +22,9 @@ internal static class DdlStatements
         {
             switch (statement)
             {
-                case SqlCreateTableStatement t when t.Temporary || IsTemp(t.Schema):
-                    return Unsupported.Throw<StatementOutcome>("CREATE TEMP TABLE", sql, t.Start);
-                case SqlCreateTableStatement { Schema: { } s } when !IsMain(s):
+                case SqlCreateTableStatement { Temporary: true, Schema: { } s } when !IsTemp(s) && db.FindDatabase(s) is not null:
+                    throw new SharcException("temporary table name must be unqualified");
+                case SqlCreateTableStatement { Schema: { } s } when !IsOwn(db, s):
                     throw new SharcException($"unknown database {s}");
                 case SqlCreateTableStatement { AsSelect: not null } t:
                     return CreateTableAs.Run(db, sql, t, parameters);
@@ -33,7 +33,7 @@ internal static class DdlStatements
                         return t.IfNotExists ? StatementOutcome.None : throw new SharcException($"view {existing.Name} already exists");
                     return Write(db, () => new SchemaWriter(db).CreateTable(text));
                 case SqlCreateIndexStatement index:
-                    if (index.Schema is { } ixSchema && !IsMain(ixSchema))
+                    if (index.Schema is { } ixSchema && !IsOwn(db, ixSchema))
                     {
                         if (!IsTemp(ixSchema)) throw new SharcException($"unknown database {ixSchema}");
                         if (db.Schema.FindTable(index.Table) is { } mainTable)
@@ -49,7 +49,7 @@ internal static class DdlStatements
                     return Unsupported.Throw<StatementOutcome>("CREATE VIRTUAL TABLE", sql, v.Start);
                 case SqlDropStatement drop:
                     return Drop(db, drop);
-                case SqlAlterTableStatement { Schema: { } s } alter when !IsMain(s):
+                case SqlAlterTableStatement { Schema: { } s } alter when !IsOwn(db, s):
                     throw new SharcException($"no such table: {s}.{alter.Table}");
                 case SqlAddColumnStatement add:
                     return Write(db, () => new SchemaWriter(db).AddColumn(add.Table, sql[add.Column.Start..add.Column.End]));
@@ -65,8 +65,10 @@ internal static class DdlStatements
                     return Unsupported.Throw<StatementOutcome>("VACUUM", "free pages are reclaimed in auto_vacuum databases, and by PRAGMA incremental_vacuum", sql, v.Start);
                 case SqlAnalyzeStatement a:
                     return Unsupported.Throw<StatementOutcome>("ANALYZE", sql, a.Start);
-                case SqlAttachStatement or SqlDetachStatement:
-                    return Unsupported.Throw<StatementOutcome>(statement is SqlAttachStatement ? "ATTACH" : "DETACH", sql, statement.Start);
+                case SqlAttachStatement attach:
+                    return Attachments.Attach(db, sql, attach, parameters);
+                case SqlDetachStatement detach:
+                    return Attachments.Detach(db, sql, detach, parameters);
                 default:
                     return Unsupported.Throw<StatementOutcome>(IntentCompiler.StatementName(statement), sql, statement.Start);
             }
@@ -86,8 +88,10 @@ internal static class DdlStatements
 
     private static StatementOutcome CreateView(SharcDatabase db, string sql, string text, SqlCreateViewStatement view)
     {
-        CheckSchemaName(sql, view.Schema, view.Start);
-        if (view.Temporary || IsTemp(view.Schema))
+        if (view.Temporary && view.Schema is { } vs && !IsTemp(vs) && db.FindDatabase(vs) is not null)
+            throw new SharcException("temporary table name must be unqualified");
+        CheckSchemaName(db, sql, view.Schema, view.Start);
+        if ((view.Temporary || IsTemp(view.Schema)) && db.SchemaName == "main")
         {
             db.RegisterTempView(view.Name, view.Columns, sql[view.Query.Start..view.Query.End], view.IfNotExists);
             return StatementOutcome.None;
@@ -97,13 +101,15 @@ internal static class DdlStatements
 
     private static StatementOutcome CreateTrigger(SharcDatabase db, string sql, string text, SqlCreateTriggerStatement trigger)
     {
-        CheckSchemaName(sql, trigger.Schema, trigger.Start);
-        if (trigger.Temporary || IsTemp(trigger.Schema)) Unsupported.Throw("CREATE TEMP TRIGGER", sql, trigger.Start);
-        if (trigger.TableSchema is { } tableSchema && !IsMain(tableSchema))
+        CheckSchemaName(db, sql, trigger.Schema, trigger.Start);
+        // A TEMP trigger is stored in the temp database; Sharc fires the triggers of a table's own database only.
+        if ((trigger.Temporary || IsTemp(trigger.Schema)) && !IsTemp(db.SchemaName))
+            Unsupported.Throw("CREATE TEMP TRIGGER", "on a table outside the temp database", sql, trigger.Start);
+        if (trigger.TableSchema is { } tableSchema && !IsOwn(db, tableSchema))
             throw new SharcException($"trigger {trigger.Name} cannot reference objects in database {tableSchema}");
         var table = db.Schema.FindTable(trigger.Table);
         bool isView = table is null && db.Schema.FindView(trigger.Table) is not null;
-        if (table is null && !isView) throw new SharcException($"no such table: main.{trigger.Table}");
+        if (table is null && !isView) throw new SharcException($"no such table: {db.SchemaName}.{trigger.Table}");
         string name = table?.Name ?? db.Schema.FindView(trigger.Table)!.Name;
         if (name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException("cannot create trigger on system table");
         if (isView && trigger.Timing != SqlTriggerTiming.InsteadOf)
@@ -121,7 +127,7 @@ internal static class DdlStatements
             db.DropTempView(drop.Name, drop.IfExists);
             return StatementOutcome.None;
         }
-        if (drop.Schema is { } s && !IsMain(s))
+        if (drop.Schema is { } s && !IsOwn(db, s))
         {
             // Sharc has no other schema, so nothing there exists.
             if (drop.IfExists) return StatementOutcome.None;
@@ -160,7 +166,7 @@ internal static class DdlStatements
     /// </summary>
     private static StatementOutcome Reindex(SharcDatabase db, SqlReindexStatement reindex)
     {
-        if (reindex.Qualifier is { } q && !SqlNameComparer.Instance.Equals(q, "main"))
+        if (reindex.Qualifier is { } q && !IsOwn(db, q))
             throw new SharcException($"unknown database {q}");
         var schema = db.Schema;
         List<SharcIndex> indexes;
@@ -191,13 +197,14 @@ internal static class DdlStatements
         });
     }
 
-    private static void CheckSchemaName(string sql, string? schema, int at)
+    private static void CheckSchemaName(SharcDatabase db, string sql, string? schema, int at)
     {
-        if (schema is not null && !IsMain(schema) && !IsTemp(schema))
+        if (schema is not null && !IsOwn(db, schema) && !IsTemp(schema))
             throw new SharcSqlException($"unknown database {schema}", sql, at);
     }
 
-    private static bool IsMain(string schema) => SqlNameComparer.Instance.Equals(schema, "main");
+    /// <summary>True when <paramref name="schema"/> names <paramref name="db"/> itself: the statement was routed to it.</summary>
+    private static bool IsOwn(SharcDatabase db, string schema) => SqlNameComparer.Instance.Equals(schema, db.SchemaName);
 
     private static bool IsTemp(string? schema) => schema is not null && SqlNameComparer.Instance.Equals(schema, "temp");
 }

@@ -15,8 +15,9 @@ internal static class DmlTarget
     /// <summary>The table a DML statement writes, with SQLite's errors for views, system tables and unknown names.</summary>
     public static SharcTable Resolve(SharcDatabase db, string sql, SqlTableRef target)
     {
-        if (target.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, "main"))
-            throw new SharcSqlException($"unknown database {schema}", sql, target.Start);
+        // A qualified target was routed to the database it names (see DatabaseRouting).
+        if (target.Schema is { } schema && !SqlNameComparer.Instance.Equals(schema, db.SchemaName))
+            throw new SharcSqlException($"no such table: {schema}.{target.Name}", sql, target.Start);
         var table = db.Schema.FindTable(target.Name);
         if (table is null)
         {

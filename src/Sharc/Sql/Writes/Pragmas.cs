@@ -18,7 +18,7 @@ internal static partial class Pragmas
 {
     public static StatementOutcome Run(SharcDatabase db, string sql, SqlPragmaStatement pragma)
     {
-        if (pragma.Schema is { } s && !SqlNameComparer.Instance.Equals(s, "main"))
+        if (pragma.Schema is { } s && !SqlNameComparer.Instance.Equals(s, db.SchemaName))
             throw new SharcSqlException($"unknown database {s}", sql, pragma.Start);
         string name = pragma.Name.ToLowerInvariant();
         string? value = pragma.Value;
@@ -59,7 +59,7 @@ internal static partial class Pragmas
                 db.IncrementalVacuum(value is null ? 0 : (int)Math.Clamp(Number(value, sql, pragma), 0, int.MaxValue));
                 return StatementOutcome.None;
             case "database_list":
-                return Rows(["seq", "name", "file"], [[SqlValue.Integer(0), SqlValue.Text("main"), SqlValue.Text(db.Path ?? "")]]);
+                return Rows(["seq", "name", "file"], [.. db.DatabaseList().Select(d => new[] { SqlValue.Integer(d.Seq), SqlValue.Text(d.Name), SqlValue.Text(d.File) })]);
             case "table_info":
                 return value is null ? StatementOutcome.None : TableInfo(db, value, extended: false);
             case "table_xinfo":

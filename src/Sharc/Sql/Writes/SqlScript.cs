@@ -70,6 +70,11 @@ internal static class SqlScript
     {
         if (statement.Explain != SqlExplainMode.None)
             Unsupported.Throw(statement.Explain == SqlExplainMode.QueryPlan ? "EXPLAIN QUERY PLAN" : "EXPLAIN", sql, statement.Start);
+        if (DatabaseRouting.Target(db, statement) is var target && !ReferenceEquals(target, db))
+        {
+            target.JoinConnectionTransaction();
+            return RunStatement(target, sql, statement, parameters);
+        }
         // A write runs as one statement for Interrupt; a SELECT's execution counts itself while its rows are read.
         bool counted = statement is not SqlSelectStatement;
         if (counted) db.Interruption.Enter();

@@ -10,6 +10,9 @@ internal sealed class StatementSnapshot(SharcDatabase db)
     private readonly PageView? _view = db.ReaderSource() as PageView;
     private SharcDatabase.DatabaseState? _state;
 
+    /// <summary>The database whose committed version the statement reads.</summary>
+    public SharcDatabase Database => db;
+
     /// <summary>Begins the statement's session if needed and points <paramref name="readerView"/> at its snapshot.</summary>
     public SharcDatabase.DatabaseState Enter(PageView? readerView)
     {

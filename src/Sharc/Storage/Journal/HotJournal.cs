@@ -51,13 +51,34 @@ internal sealed class HotJournal
         {
             using var h = fs.OpenReadOnly(journalPath);
             Span<byte> first = stackalloc byte[1];
-            return h.Read(first, 0) == 1 && first[0] != 0;
+            if (h.Read(first, 0) != 1 || first[0] == 0) return false;
+            // Part of a commit across several files: it completed when its super-journal was deleted.
+            return SuperJournalOf(h) is not { } super || fs.Exists(super);
         }
         catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
         {
             // Another connection committed (deleted its journal) between the two looks: there is nothing to recover.
             return false;
         }
+    }
+
+    /// <summary>The super-journal a journal's trailing pointer names (see <see cref="JournalWriter.WriteSuperJournal"/>), or null.</summary>
+    public static string? SuperJournalOf(IStorageFile journal)
+    {
+        long size = journal.Length;
+        if (size < 28) return null;
+        Span<byte> tail = stackalloc byte[16];
+        if (journal.Read(tail, size - 16) != 16) return null;
+        uint length = BinaryPrimitives.ReadUInt32BigEndian(tail);
+        uint sum = BinaryPrimitives.ReadUInt32BigEndian(tail[4..]);
+        ReadOnlySpan<byte> magic = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+        if (!tail[8..].SequenceEqual(magic) || length == 0 || length > 4096 || length > size - 20) return null;
+        var name = new byte[length];
+        if (journal.Read(name, size - 16 - length) != length) return null;
+        uint actual = 0;
+        foreach (byte b in name) actual += (uint)(int)(sbyte)b;
+        if (actual != sum) return null;
+        return System.Text.Encoding.UTF8.GetString(name);
     }
 
     /// <summary>

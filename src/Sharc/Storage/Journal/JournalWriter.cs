@@ -94,5 +94,27 @@ internal sealed class JournalWriter : IDisposable
         _sealed = true;
     }
 
+    /// <summary>
+    /// Appends SQLite's super-journal pointer (a commit across several files): on the next sector boundary after the
+    /// records, the locking page's number, the super-journal's name, its length, the sum of its bytes and the journal
+    /// magic, so that the pointer ends the file. Written before <see cref="Seal"/>, which makes it durable. A journal
+    /// naming a super-journal that no longer exists is not hot: the commit it belongs to completed.
+    /// </summary>
+    public void WriteSuperJournal(string superJournal)
+    {
+        byte[] name = System.Text.Encoding.UTF8.GetBytes(superJournal);
+        var pointer = new byte[name.Length + 20];
+        BinaryPrimitives.WriteUInt32BigEndian(pointer, (uint)(0x40000000 / _pageSize + 1));
+        name.CopyTo(pointer, 4);
+        uint sum = 0;
+        foreach (byte b in name) sum += (uint)(int)(sbyte)b;
+        BinaryPrimitives.WriteUInt32BigEndian(pointer.AsSpan(4 + name.Length), (uint)name.Length);
+        BinaryPrimitives.WriteUInt32BigEndian(pointer.AsSpan(8 + name.Length), sum);
+        Magic.CopyTo(pointer.AsSpan(12 + name.Length));
+        long at = (_end + SectorSize - 1) / SectorSize * SectorSize;
+        _file.Write(pointer, at);
+        if (_file.Length > at + pointer.Length) _file.SetLength(at + pointer.Length);
+    }
+
     public void Dispose() => _file.Dispose();
 }
