@@ -1,6 +1,7 @@
 using Sharc.Format;
 using Sharc.Schema;
 using Sharc.Storage;
+using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Wal;
@@ -89,6 +90,7 @@ public sealed partial class SharcDatabase : IDisposable
         if (options.Writable) return OpenWritable(path, options);
         var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         FilePageSource? source = null;
+        PageCodec? codec = null;
         try
         {
             long length = RandomAccess.GetLength(file);
@@ -99,7 +101,16 @@ public sealed partial class SharcDatabase : IDisposable
                 file.Dispose();
                 return OpenEmpty(path);
             }
+            if (options.Key is not null)
+            {
+                // The key is stretched once, with the salt in the file's first bytes; page 1 must then authenticate.
+                codec = PageCodec.Create(options.Key, options.Cipher, first[..got]);
+                if (new EncryptedFile(OsStorage.Wrap(file), codec).Read(first, 0) < DatabaseHeader.Size)
+                    throw new SharcCryptoException($"the file is shorter than one {codec.PageSize}-byte page: wrong cipher settings or not an encrypted database", 1);
+                got = DatabaseHeader.Size;
+            }
             var fileHeader = DatabaseHeader.Parse(first[..got]);
+            if (codec is not null) CheckCipherLayout(fileHeader, codec);
             int pageSize = fileHeader.PageSize;
 
             HotJournal? journal = null;
@@ -139,7 +150,7 @@ public sealed partial class SharcDatabase : IDisposable
 
             uint filePages = (uint)Math.Min(uint.MaxValue, (length + pageSize - 1) / pageSize);
             uint provisional = Math.Max(filePages, Math.Max(wal?.PageCount ?? 0, journal?.OriginalPageCount ?? 0));
-            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal, options.ReadLocking, options.BusyTimeout);
+            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal, options.ReadLocking, options.BusyTimeout, codec);
 
             // The current page 1 may come from the WAL or the journal rather than the file.
             DatabaseHeader header = ReadHeader(source);
@@ -164,7 +175,11 @@ public sealed partial class SharcDatabase : IDisposable
         catch
         {
             if (source is not null) source.Dispose();
-            else file.Dispose();
+            else
+            {
+                file.Dispose();
+                codec?.Dispose();
+            }
             throw;
         }
     }
