@@ -173,11 +173,15 @@ public sealed partial class SharcDatabase
         }
     }
 
-    /// <summary>An authenticated page 1 whose header disagrees with the cipher settings (SQLCipher refuses those too).</summary>
+    /// <summary>
+    /// An authenticated page 1 whose header disagrees with the cipher settings. More reserved bytes than the cipher
+    /// needs are fine (SQLCipher leaves 80 when a key is set before cipher_compatibility = 3): the b-tree honours the
+    /// header's, the codec its own.
+    /// </summary>
     private static void CheckCipherLayout(DatabaseHeader header, PageCodec codec)
     {
-        if (header.PageSize != codec.PageSize || header.ReservedBytes != codec.Reserve)
-            throw new SharcCryptoException($"the decrypted header says {header.PageSize}-byte pages with {header.ReservedBytes} reserved bytes, but the cipher settings say {codec.PageSize} and {codec.Reserve}", 1);
+        if (header.PageSize != codec.PageSize || header.ReservedBytes < codec.Reserve)
+            throw new SharcCryptoException($"the decrypted header says {header.PageSize}-byte pages with {header.ReservedBytes} reserved bytes, but the cipher settings need {codec.PageSize} and at least {codec.Reserve}", 1);
     }
 
     /// <summary>

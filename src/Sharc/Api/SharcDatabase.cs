@@ -101,17 +101,17 @@ public sealed partial class SharcDatabase : IDisposable
                 file.Dispose();
                 return OpenEmpty(path);
             }
+            int pageSize;
             if (options.Key is not null)
             {
-                // The key is stretched once, with the salt in the file's first bytes; page 1 must then authenticate.
+                // The key is stretched once, with the salt in the file's first bytes. The page size is the cipher's; page 1
+                // is authenticated below, through the source, since a hot journal's copy may stand in for a torn one.
                 codec = PageCodec.Create(options.Key, options.Cipher, first[..got]);
-                if (new EncryptedFile(OsStorage.Wrap(file), codec).Read(first, 0) < DatabaseHeader.Size)
-                    throw new SharcCryptoException($"the file is shorter than one {codec.PageSize}-byte page: wrong cipher settings or not an encrypted database", 1);
-                got = DatabaseHeader.Size;
+                pageSize = codec.PageSize;
+                if (length < pageSize)
+                    throw new SharcCryptoException($"the file is shorter than one {pageSize}-byte page: wrong cipher settings or not an encrypted database", 1);
             }
-            var fileHeader = DatabaseHeader.Parse(first[..got]);
-            if (codec is not null) CheckCipherLayout(fileHeader, codec);
-            int pageSize = fileHeader.PageSize;
+            else pageSize = DatabaseHeader.Parse(first[..got]).PageSize;
 
             HotJournal? journal = null;
             string journalPath = path + "-journal";
@@ -154,6 +154,7 @@ public sealed partial class SharcDatabase : IDisposable
 
             // The current page 1 may come from the WAL or the journal rather than the file.
             DatabaseHeader header = ReadHeader(source);
+            if (codec is not null) CheckCipherLayout(header, codec);
             if (header.PageSize != pageSize)
                 ThrowHelper.Corrupt($"page 1 in the log says {header.PageSize}-byte pages but the file says {pageSize}", 1, 16);
 

@@ -51,6 +51,9 @@ internal sealed class FilePageSource : IPageSource
     public int PageSize { get; }
     public uint PageCount { get; private set; }
 
+    /// <summary>The page codec of an encrypted database, or null.</summary>
+    public PageCodec? Codec => _codec;
+
     public long Generation { get; private set; }
 
     /// <summary>Fixes the snapshot size once page 1 has been read (before any cursor exists).</summary>

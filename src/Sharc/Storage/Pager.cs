@@ -346,6 +346,7 @@ internal sealed partial class Pager : IPageSource
             var codec = Codec;
             _file.Dispose();
             codec?.Dispose();
+            foreach (var retired in _retiredCodecs) retired.Dispose();
         }
     }
 }

@@ -31,6 +31,7 @@ internal sealed class PageCodec : IDisposable
 
     private PageCodec(SharcCipherSettings settings, ReadOnlySpan<byte> salt)
     {
+        Settings = settings;
         PageSize = settings.PageSize;
         _hmacHash = settings.HmacHash;
         _hmacSize = HashSize(settings.HmacHash);
@@ -39,6 +40,9 @@ internal sealed class PageCodec : IDisposable
         _plaintextHeader = settings.PlaintextHeaderSize;
         salt.CopyTo(_salt);
     }
+
+    /// <summary>The settings the codec was made with (a rekey keeps them).</summary>
+    public SharcCipherSettings Settings { get; }
 
     /// <summary>Page size in bytes.</summary>
     public int PageSize { get; }

@@ -35,7 +35,10 @@ internal sealed class WalLog : IDisposable
     // the frame maps, and cutting the log, happens under it too.
     private readonly object _sync;
 
-    private readonly PageCodec? _codec;
+    private PageCodec? _codec;
+
+    /// <summary>Frames appended from now on are encrypted under <paramref name="codec"/> (a rekey).</summary>
+    public void SetCodec(PageCodec codec) => _codec = codec;
     private readonly byte[]? _encrypted;
 
     public WalLog(IStorageSystem fs, string path, int pageSize, object sync, PageCodec? codec = null)
