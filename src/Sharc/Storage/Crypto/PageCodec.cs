@@ -140,8 +140,9 @@ internal sealed class PageCodec : IDisposable
         try
         {
             RandomNumberGenerator.Fill(raw[ivAt..PageSize]);
-            // The IV: the encryption of a fresh random block under the transform's running chain, which makes it the
-            // next CBC chaining value, so the page's blocks are encrypted under it by the same reusable transform.
+            // The IV: the encryption of a fresh random block under the transform's running chain (NIST SP 800-38A,
+            // appendix C: an IV made by the forward cipher under the same key from a nonce), which makes it the next
+            // CBC chaining value, so the page's blocks are encrypted under it by the same reusable transform.
             RandomNumberGenerator.Fill(w.Random);
             w.Encryptor.TransformBlock(w.Random, 0, IvSize, w.Iv, 0);
             plain.Slice(offset, size).CopyTo(w.A);
