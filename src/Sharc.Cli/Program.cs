@@ -150,13 +150,22 @@ public static class Program
         if (first.StartsWith('-'))
             throw CliException.UsageError($"unknown option '{first}' (see 'sharc --help')");
         var command = Find(first) ?? throw CliException.UsageError($"unknown command '{first}' (see 'sharc --help')");
-        var rest = args.AsSpan(1).ToArray();
+        var rest = DatabaseFile.TakeKeyOption(first, args.AsSpan(1).ToArray(), out string? key);
         if (CommandLine.WantsHelp(rest))
         {
             stdout.Write(command.Help);
             return ExitOk;
         }
-        return command.Execute(rest, stdout, stderr);
+        var outer = DatabaseFile.Key;
+        DatabaseFile.Key = key;
+        try
+        {
+            return command.Execute(rest, stdout, stderr);
+        }
+        finally
+        {
+            DatabaseFile.Key = outer;
+        }
     }
 
     private static ICommand? Find(string name)
@@ -209,6 +218,8 @@ public static class Program
             sb.Append("  sharc ").Append(c.Synopsis).Append('\n');
         sb.Append("  sharc <command> --help\n");
         sb.Append("  sharc --help | --version\n");
+        sb.Append('\n');
+        sb.Append("Every command that opens a database takes --key <passphrase or x'hex'> for a SQLCipher-encrypted one.\n");
         sb.Append('\n');
         sb.Append("commands:\n");
         int width = 0;

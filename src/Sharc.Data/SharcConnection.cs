@@ -65,22 +65,28 @@ public sealed partial class SharcConnection : DbConnection
     /// <summary>True: <see cref="SharcBatch"/> runs several commands in one call.</summary>
     public override bool CanCreateBatch => true;
 
+    private SharcEncryptionKey? _key;
+
     /// <summary>
     /// Opens the database as the connection string says. <c>Mode=Memory</c> and <c>Data Source=:memory:</c> (or no
     /// data source) give a private database, kept in a temporary file deleted when the connection closes.
     /// </summary>
     /// <exception cref="SharcException">The file cannot be opened (missing in ReadWrite or ReadOnly mode, not a database…).</exception>
-    /// <exception cref="NotSupportedException">The connection string asks for something Sharc does not do (a password, a shared cache).</exception>
+    /// <exception cref="NotSupportedException">The connection string asks for something Sharc does not do (a shared cache).</exception>
+    /// <exception cref="SharcCryptoException">The Password does not open the encrypted database (wrong key, or not encrypted).</exception>
     public override void Open()
     {
         if (_state == ConnectionState.Open) return;
-        if (_settings.Password.Length > 0) throw new NotSupportedException("Sharc does not encrypt databases: remove Password from the connection string.");
         if (_settings.Cache.Equals("Shared", StringComparison.OrdinalIgnoreCase)) throw new NotSupportedException("Sharc has no shared cache: use Cache=Default or Private.");
         var mode = _settings.Mode;
         string path = _settings.DataSource;
         bool memory = mode == SharcOpenMode.Memory || path.Length == 0 || path == ":memory:";
+        // A password is a SQLCipher key, read as SQLCipher's PRAGMA key reads it (a passphrase, or x'hex' for a raw key).
+        _key?.Dispose();
+        _key = _settings.Password.Length > 0 ? SharcEncryptionKey.Parse(_settings.Password) : null;
         var open = new SharcOpenOptions
         {
+            Key = _key,
             Writable = mode != SharcOpenMode.ReadOnly,
             ForeignKeys = _settings.ForeignKeys ?? false,
             BusyTimeout = TimeSpan.FromSeconds(_settings.DefaultTimeout),
@@ -88,10 +94,10 @@ public sealed partial class SharcConnection : DbConnection
         if (memory)
         {
             _temporaryFile = Path.Combine(Path.GetTempPath(), "sharc-memory-" + Guid.NewGuid().ToString("N") + ".db");
-            _db = SharcDatabase.Create(_temporaryFile, new SharcCreateOptions { Open = open });
+            _db = SharcDatabase.Create(_temporaryFile, new SharcCreateOptions { Open = open, Key = _key });
         }
         else if (mode == SharcOpenMode.ReadWriteCreate && !File.Exists(path))
-            _db = SharcDatabase.Create(path, new SharcCreateOptions { Open = open });
+            _db = SharcDatabase.Create(path, new SharcCreateOptions { Open = open, Key = _key });
         else if (!File.Exists(path))
             throw new SharcException($"unable to open database file: {path} does not exist (Mode={mode} does not create it)");
         else
@@ -123,6 +129,8 @@ public sealed partial class SharcConnection : DbConnection
         Transaction = null;
         _db?.Dispose();
         _db = null;
+        _key?.Dispose();
+        _key = null;
         if (_temporaryFile is not null)
         {
             foreach (var f in new[] { _temporaryFile, _temporaryFile + "-journal", _temporaryFile + "-wal", _temporaryFile + "-shm" })

@@ -73,7 +73,10 @@ public sealed class SharcConnectionStringBuilder : DbConnectionStringBuilder
         set => this["Cache"] = value;
     }
 
-    /// <summary>The encryption key: Sharc does not encrypt, so a non-empty password is refused on open.</summary>
+    /// <summary>
+    /// The key of a SQLCipher-encrypted database, as Microsoft.Data.Sqlite passes it to SQLCipher's <c>PRAGMA key</c>: a
+    /// passphrase, or <c>x'…'</c> with 64 (or 96) hex digits for a raw key. A new database is created encrypted.
+    /// </summary>
     public string Password
     {
         get => TryGetValue("Password", out var v) ? Convert.ToString(v, CultureInfo.InvariantCulture) ?? "" : "";

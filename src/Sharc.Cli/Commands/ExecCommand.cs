@@ -95,7 +95,7 @@ internal sealed class ExecCommand : ICommand
         {
             try
             {
-                return SharcDatabase.Open(path, new SharcOpenOptions { Writable = true });
+                return DatabaseFile.OpenWithKey(path, writable: true);
             }
             catch (UnauthorizedAccessException e)
             {
@@ -106,7 +106,13 @@ internal sealed class ExecCommand : ICommand
                 throw CliException.DataError($"{path}: {e.Message}", e);
             }
         }
-        return SharcDatabase.Create(path, CreateOptions(sql));
+        if (DatabaseFile.Key is not { } key) return SharcDatabase.Create(path, CreateOptions(sql));
+        using var k = SharcEncryptionKey.Parse(key);
+        var options = CreateOptions(sql);
+        return SharcDatabase.Create(path, new SharcCreateOptions
+        {
+            Key = k, TextEncoding = options.TextEncoding, AutoVacuum = options.AutoVacuum, JournalMode = options.JournalMode, Overwrite = options.Overwrite,
+        });
     }
 
     private static SharcCreateOptions CreateOptions(string sql)

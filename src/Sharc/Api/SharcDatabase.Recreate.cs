@@ -36,7 +36,7 @@ public sealed partial class SharcDatabase
     private static byte[] NewPage1(ReadOnlySpan<byte> old, int pageSize, SharcTextEncoding encoding, SharcAutoVacuum autoVacuum)
     {
         var page = new byte[pageSize];
-        WriteNewHeader(page, pageSize, encoding);
+        WriteNewHeader(page, pageSize, encoding, old[20]);
         uint counter = BinaryPrimitives.ReadUInt32BigEndian(old[24..]) + 1;
         BinaryPrimitives.WriteUInt32BigEndian(page.AsSpan(24), counter);
         BinaryPrimitives.WriteUInt32BigEndian(page.AsSpan(92), counter);

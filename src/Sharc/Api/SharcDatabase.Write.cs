@@ -4,6 +4,7 @@ using Sharc.Format;
 using Sharc.Schema;
 using Sharc.Schema.Parsing;
 using Sharc.Storage;
+using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Locking;
@@ -43,7 +44,7 @@ public sealed partial class SharcDatabase
     {
         ArgumentNullException.ThrowIfNull(path);
         options ??= new SharcCreateOptions();
-        int pageSize = options.PageSize;
+        int pageSize = options.Key is null ? options.PageSize : (options.Cipher ?? SharcCipherSettings.SqlCipher4).PageSize;
         if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0)
             throw new ArgumentOutOfRangeException(nameof(options), pageSize, "The page size must be a power of two from 512 to 65536.");
         if (File.Exists(path) && new FileInfo(path).Length > 0 && !options.Overwrite)
@@ -51,8 +52,10 @@ public sealed partial class SharcDatabase
         foreach (var side in new[] { path + "-journal", path + "-wal", path + "-shm" })
             if (File.Exists(side)) File.Delete(side);
 
+        // The key is stretched here, once: the codec goes on to the open below.
+        PageCodec? codec = options.Key is null ? null : PageCodec.Create(options.Key, options.Cipher, default);
         var page1 = new byte[pageSize];
-        WriteNewHeader(page1, pageSize, options.TextEncoding);
+        WriteNewHeader(page1, pageSize, options.TextEncoding, codec?.Reserve ?? 0);
         // File format versions 2/2 mark WAL mode; the -wal file itself appears with the first commit.
         if (options.JournalMode == SharcJournalMode.Wal) page1[18] = page1[19] = 2;
         if (options.AutoVacuum != SharcAutoVacuum.None)
@@ -61,28 +64,37 @@ public sealed partial class SharcDatabase
             BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(52), 1);
             BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(64), options.AutoVacuum == SharcAutoVacuum.Incremental ? 1u : 0u);
         }
-        using (var f = OsStorage.Instance.Open(path, create: true))
+        try
         {
-            f.SetLength(0);
-            f.Write(page1, 0);
-            f.Sync();
+            using (var os = OsStorage.Instance.Open(path, create: true))
+            {
+                var f = codec is null ? os : new EncryptedFile(os, codec);
+                f.SetLength(0);
+                f.Write(page1, 0);
+                f.Sync();
+            }
+            var open = options.Open;
+            return OpenWritable(path, open.Writable ? open : new SharcOpenOptions
+            {
+                Writable = true, CachePages = open.CachePages, BusyTimeout = open.BusyTimeout,
+                SpillPages = open.SpillPages, WalAutoCheckpoint = open.WalAutoCheckpoint, ForeignKeys = open.ForeignKeys,
+            }, OsStorage.Instance, codec);
         }
-        var open = options.Open;
-        return OpenWritable(path, open.Writable ? open : new SharcOpenOptions
+        catch
         {
-            Writable = true, CachePages = open.CachePages, BusyTimeout = open.BusyTimeout,
-            SpillPages = open.SpillPages, WalAutoCheckpoint = open.WalAutoCheckpoint, ForeignKeys = open.ForeignKeys,
-        });
+            codec?.Dispose();
+            throw;
+        }
     }
 
     /// <summary>Page 1 of a new database: SQLite's header with the given settings and an empty sqlite_schema leaf.</summary>
-    private static void WriteNewHeader(Span<byte> page, int pageSize, SharcTextEncoding encoding)
+    private static void WriteNewHeader(Span<byte> page, int pageSize, SharcTextEncoding encoding, int reserve = 0)
     {
         "SQLite format 3\0"u8.CopyTo(page);
         BinaryPrimitives.WriteUInt16BigEndian(page[16..], (ushort)(pageSize == 65536 ? 1 : pageSize));
         page[18] = 1;
         page[19] = 1;
-        page[20] = 0;
+        page[20] = (byte)reserve;
         page[21] = 64;
         page[22] = 32;
         page[23] = 32;
@@ -92,13 +104,13 @@ public sealed partial class SharcDatabase
         BinaryPrimitives.WriteUInt32BigEndian(page[56..], (uint)encoding);
         BinaryPrimitives.WriteUInt32BigEndian(page[92..], 1);   // version-valid-for
         BinaryPrimitives.WriteUInt32BigEndian(page[96..], 3046001);
-        PageWriter.Initialize(page, 1, BTree.BTreePageType.LeafTable, pageSize);
+        PageWriter.Initialize(page, 1, BTree.BTreePageType.LeafTable, pageSize - reserve);
     }
 
     private static SharcDatabase OpenWritable(string path, SharcOpenOptions options) => OpenWritable(path, options, OsStorage.Instance);
 
     /// <summary>Opens for writing through a given file system (tests inject faults through it).</summary>
-    internal static SharcDatabase OpenWritable(string path, SharcOpenOptions options, IStorageSystem fs)
+    internal static SharcDatabase OpenWritable(string path, SharcOpenOptions options, IStorageSystem fs, PageCodec? codec = null)
     {
         var file = fs.Open(path, create: false);
         try
@@ -122,16 +134,26 @@ public sealed partial class SharcDatabase
                 }
             }
 
+            if (codec is null && options.Key is not null)
+            {
+                // The salt is the file's first 16 bytes (rolled back above, so they are the committed ones).
+                Span<byte> start = stackalloc byte[PageCodec.SaltSize];
+                int n = file.Read(start, 0);
+                codec = PageCodec.Create(options.Key, options.Cipher, start[..n]);
+            }
+            if (codec is not null) file = new EncryptedFile(file, codec);
             if (file.Length == 0)
             {
-                var page1 = new byte[4096];
-                WriteNewHeader(page1, 4096, SharcTextEncoding.Utf8);
+                int size = codec?.PageSize ?? 4096;
+                var page1 = new byte[size];
+                WriteNewHeader(page1, size, SharcTextEncoding.Utf8, codec?.Reserve ?? 0);
                 file.Write(page1, 0);
                 file.Sync();
             }
             Span<byte> first = stackalloc byte[DatabaseHeader.Size];
             int got = file.Read(first, 0);
             var header = DatabaseHeader.Parse(first[..got]);
+            if (codec is not null) CheckCipherLayout(header, codec);
             uint filePages = (uint)((file.Length + header.PageSize - 1) / header.PageSize);
             uint pageCount = header.IsPageCountValid ? header.HeaderPageCount : filePages;
             var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout, options.SpillPages)
@@ -146,8 +168,20 @@ public sealed partial class SharcDatabase
         catch
         {
             file.Dispose();
+            codec?.Dispose();
             throw;
         }
+    }
+
+    /// <summary>
+    /// An authenticated page 1 whose header disagrees with the cipher settings. More reserved bytes than the cipher
+    /// needs are fine (SQLCipher leaves 80 when a key is set before cipher_compatibility = 3): the b-tree honours the
+    /// header's, the codec its own.
+    /// </summary>
+    private static void CheckCipherLayout(DatabaseHeader header, PageCodec codec)
+    {
+        if (header.PageSize != codec.PageSize || header.ReservedBytes < codec.Reserve)
+            throw new SharcCryptoException($"the decrypted header says {header.PageSize}-byte pages with {header.ReservedBytes} reserved bytes, but the cipher settings need {codec.PageSize} and at least {codec.Reserve}", 1);
     }
 
     /// <summary>

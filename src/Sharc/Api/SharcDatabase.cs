@@ -1,6 +1,7 @@
 using Sharc.Format;
 using Sharc.Schema;
 using Sharc.Storage;
+using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Wal;
@@ -89,6 +90,7 @@ public sealed partial class SharcDatabase : IDisposable
         if (options.Writable) return OpenWritable(path, options);
         var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         FilePageSource? source = null;
+        PageCodec? codec = null;
         try
         {
             long length = RandomAccess.GetLength(file);
@@ -99,8 +101,17 @@ public sealed partial class SharcDatabase : IDisposable
                 file.Dispose();
                 return OpenEmpty(path);
             }
-            var fileHeader = DatabaseHeader.Parse(first[..got]);
-            int pageSize = fileHeader.PageSize;
+            int pageSize;
+            if (options.Key is not null)
+            {
+                // The key is stretched once, with the salt in the file's first bytes. The page size is the cipher's; page 1
+                // is authenticated below, through the source, since a hot journal's copy may stand in for a torn one.
+                codec = PageCodec.Create(options.Key, options.Cipher, first[..got]);
+                pageSize = codec.PageSize;
+                if (length < pageSize)
+                    throw new SharcCryptoException($"the file is shorter than one {pageSize}-byte page: wrong cipher settings or not an encrypted database", 1);
+            }
+            else pageSize = DatabaseHeader.Parse(first[..got]).PageSize;
 
             HotJournal? journal = null;
             string journalPath = path + "-journal";
@@ -139,10 +150,11 @@ public sealed partial class SharcDatabase : IDisposable
 
             uint filePages = (uint)Math.Min(uint.MaxValue, (length + pageSize - 1) / pageSize);
             uint provisional = Math.Max(filePages, Math.Max(wal?.PageCount ?? 0, journal?.OriginalPageCount ?? 0));
-            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal, options.ReadLocking, options.BusyTimeout);
+            source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal, options.ReadLocking, options.BusyTimeout, codec);
 
             // The current page 1 may come from the WAL or the journal rather than the file.
             DatabaseHeader header = ReadHeader(source);
+            if (codec is not null) CheckCipherLayout(header, codec);
             if (header.PageSize != pageSize)
                 ThrowHelper.Corrupt($"page 1 in the log says {header.PageSize}-byte pages but the file says {pageSize}", 1, 16);
 
@@ -164,7 +176,11 @@ public sealed partial class SharcDatabase : IDisposable
         catch
         {
             if (source is not null) source.Dispose();
-            else file.Dispose();
+            else
+            {
+                file.Dispose();
+                codec?.Dispose();
+            }
             throw;
         }
     }

@@ -57,6 +57,15 @@ public sealed class SharcOpenOptions
 
     /// <summary>How long a writer waits for another connection's lock before <see cref="SharcBusyException"/>. Default 5 s.</summary>
     public TimeSpan BusyTimeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// The key of a SQLCipher-encrypted database (see docs/ENCRYPTION.md), or null (the default) for a plaintext one.
+    /// The passphrase is stretched once, when the database is opened; the caller keeps ownership of the key object.
+    /// </summary>
+    public SharcEncryptionKey? Key { get; init; }
+
+    /// <summary>The cipher settings of an encrypted database (used only with <see cref="Key"/>). Default SQLCipher 4's.</summary>
+    public SharcCipherSettings? Cipher { get; init; }
 }
 
 /// <summary>How to treat a hot rollback journal found when opening a database.</summary>

@@ -1,5 +1,7 @@
 using System.Buffers.Binary;
 using Microsoft.Win32.SafeHandles;
+using Sharc.Storage.Crypto;
+using Sharc.Storage.IO;
 using Sharc.Storage.Locking;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Wal;
@@ -23,10 +25,16 @@ internal sealed class FilePageSource : IPageSource
     private readonly object _sessionGate = new();
     private int _sessions;
     private uint _changeCounter;
+    private readonly PageCodec? _codec;
+    private readonly EncryptedFile? _decrypting;
 
     public FilePageSource(SafeFileHandle file, int pageSize, uint pageCount, int cachePages,
-        SafeFileHandle? walFile, WalIndex? wal, HotJournal? journal, bool readLocking = false, TimeSpan busyTimeout = default)
+        SafeFileHandle? walFile, WalIndex? wal, HotJournal? journal, bool readLocking = false, TimeSpan busyTimeout = default,
+        PageCodec? codec = null)
     {
+        _codec = codec;
+        // Never disposed itself: it only borrows the handle, which this source closes.
+        if (codec is not null) _decrypting = new EncryptedFile(OsStorage.Wrap(file), codec);
         // Locking only makes sense for the live file: a WAL snapshot or a journal overlay is fixed at open.
         if (readLocking && wal is null && journal is null) _readLock = new FileLock(file);
         _busyTimeout = busyTimeout;
@@ -42,6 +50,9 @@ internal sealed class FilePageSource : IPageSource
 
     public int PageSize { get; }
     public uint PageCount { get; private set; }
+
+    /// <summary>The page codec of an encrypted database, or null.</summary>
+    public PageCodec? Codec => _codec;
 
     public long Generation { get; private set; }
 
@@ -83,7 +94,7 @@ internal sealed class FilePageSource : IPageSource
             {
                 LockWaiter.Acquire(_readLock, LockLevel.Shared, _busyTimeout, "read");
                 Span<byte> h = stackalloc byte[100];
-                if (RandomAccess.Read(_file, h, 0) < 100) return false;
+                if ((_decrypting is null ? RandomAccess.Read(_file, h, 0) : _decrypting.Read(h, 0)) < 100) return false;
                 uint counter = BinaryPrimitives.ReadUInt32BigEndian(h[24..]);
                 if (counter == _changeCounter) return false;
                 // Another connection committed: drop what we cached and take the new size.
@@ -115,18 +126,15 @@ internal sealed class FilePageSource : IPageSource
 
     private void Load(uint pageNumber, byte[] buffer)
     {
+        // An encrypted page is read as stored into scratch, then authenticated and decrypted into the cache's buffer.
+        var target = _codec is null ? buffer : EncryptedFile.RawScratch(PageSize);
         if (_journal is not null && _journal.TryGetPage(pageNumber, out var original))
-        {
-            original.CopyTo(buffer, 0);
-            return;
-        }
-        if (_wal is not null && _walFile is not null && _wal.TryGetFrame(pageNumber, out long walOffset))
-        {
-            ReadFully(_walFile, buffer, walOffset, pageNumber);
-            return;
-        }
-        long offset = (long)(pageNumber - 1) * PageSize;
-        ReadFully(_file, buffer, offset, pageNumber);
+            original.CopyTo(target, 0);
+        else if (_wal is not null && _walFile is not null && _wal.TryGetFrame(pageNumber, out long walOffset))
+            ReadFully(_walFile, target, walOffset, pageNumber);
+        else
+            ReadFully(_file, target, (long)(pageNumber - 1) * PageSize, pageNumber);
+        _codec?.Decrypt(pageNumber, target, buffer);
     }
 
     private void ReadFully(SafeFileHandle handle, byte[] buffer, long offset, uint pageNumber)
@@ -150,5 +158,6 @@ internal sealed class FilePageSource : IPageSource
     {
         _walFile?.Dispose();
         _file.Dispose();
+        _codec?.Dispose();
     }
 }

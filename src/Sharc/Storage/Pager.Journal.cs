@@ -172,7 +172,7 @@ internal sealed partial class Pager
             }
             else if (HotJournal.IsHot(_fs, JournalPath))
             {
-                JournalRecovery.RollBack(_fs, _file, JournalPath);
+                JournalRecovery.RollBack(_fs, RawFile, JournalPath);
             }
         }
         catch (IOException)

@@ -37,13 +37,16 @@ internal sealed partial class Pager
                 _cache.Release(current);
             }
             page1 = PageCount == 1 ? newPage1(original) : null;
+            // An encrypted database's page size is its cipher's (SQLCipher's cipher_page_size), fixed at creation.
+            if (page1 is not null && Codec is not null && page1.Length != PageSize)
+                throw new SharcException("the page size of an encrypted database is set by SharcCipherSettings.PageSize when it is created");
             if (page1 is null)
             {
                 _pool.Push(original);
                 Rollback();
                 return null;
             }
-            _journal = new JournalWriter(_fs, JournalPath, PageSize, 1);
+            _journal = new JournalWriter(_fs, JournalPath, PageSize, 1, Codec);
             _journal.Append(1, original);
             _pool.Push(original);
             _journal.Seal();

@@ -32,7 +32,7 @@ internal sealed partial class Pager
         // (BeginRead) must see either rollback-journal mode or a whole WAL pager, never a log without its lock.
         lock (_gate)
         {
-            var wal = new WalLog(_fs, _path + "-wal", PageSize, _cache.Sync);
+            var wal = new WalLog(_fs, _path + "-wal", PageSize, _cache.Sync, Codec);
             _shm = new ShmLock(_fs, _path + "-shm");
             wal.Refresh();
             _wal = wal;
@@ -55,7 +55,7 @@ internal sealed partial class Pager
             BeginWalSession();
             try
             {
-                _wal.Checkpoint(_file);
+                _wal.Checkpoint(RawFile);
                 Span<byte> header = stackalloc byte[100];
                 _file.Read(header, 0);
                 header[18] = header[19] = 1;
@@ -192,7 +192,7 @@ internal sealed partial class Pager
         }
         try
         {
-            if (AutoCheckpoint > 0 && wal.CommittedFrames >= AutoCheckpoint) wal.Checkpoint(_file);
+            if (AutoCheckpoint > 0 && wal.CommittedFrames >= AutoCheckpoint) wal.Checkpoint(RawFile);
         }
         catch (IOException)
         {
@@ -215,7 +215,7 @@ internal sealed partial class Pager
             if (!held) BeginWalSession();
             try
             {
-                return _wal.Checkpoint(_file);
+                return _wal.Checkpoint(RawFile);
             }
             finally
             {

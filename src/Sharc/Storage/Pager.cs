@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using Sharc.Storage.Concurrency;
+using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
 using Sharc.Storage.Locking;
@@ -89,6 +90,12 @@ internal sealed partial class Pager : IPageSource
     public int PageSize { get; }
     public int UsableSize { get; }
 
+    /// <summary>The page codec of an encrypted database, or null.</summary>
+    public PageCodec? Codec => (_file as EncryptedFile)?.Codec;
+
+    /// <summary>The database file as stored: journals and logs hold pages in that form and are copied back as is.</summary>
+    private IStorageFile RawFile => _file is EncryptedFile e ? e.Inner : _file;
+
     /// <summary>The database size in pages, including pages added by the open transaction.</summary>
     public uint PageCount { get; private set; }
 
@@ -154,7 +161,13 @@ internal sealed partial class Pager : IPageSource
     {
         if (_wal is not null && _wal.TryGetFrame(page, out long walOffset))
         {
-            _wal.ReadPage(walOffset, buffer);
+            if (Codec is { } codec)
+            {
+                var raw = EncryptedFile.RawScratch(PageSize);
+                _wal.ReadPage(walOffset, raw);
+                codec.Decrypt(page, raw, buffer);
+            }
+            else _wal.ReadPage(walOffset, buffer);
             return;
         }
         int n = _file.Read(buffer, (long)(page - 1) * PageSize);
@@ -181,7 +194,7 @@ internal sealed partial class Pager : IPageSource
                 try
                 {
                     if (HotJournal.IsHot(_fs, JournalPath))
-                        JournalRecovery.RollBack(_fs, _file, JournalPath);
+                        JournalRecovery.RollBack(_fs, RawFile, JournalPath);
                     RefreshIfChanged();
                 }
                 catch
@@ -236,7 +249,7 @@ internal sealed partial class Pager : IPageSource
         }
         if (_wal is null && page <= _pageCountAtStart && _journaled.Add(page))
         {
-            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart);
+            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart, Codec);
             _journal.Append(page, buf);
         }
         _dirty[page] = buf;
@@ -333,7 +346,10 @@ internal sealed partial class Pager : IPageSource
             ReleaseLocks();
             _wal?.Dispose();
             _shm?.Dispose();
+            var codec = Codec;
             _file.Dispose();
+            codec?.Dispose();
+            foreach (var retired in _retiredCodecs) retired.Dispose();
         }
     }
 }

@@ -38,6 +38,15 @@ public sealed class SharcCreateOptions
     /// <summary>When true an existing file is replaced; otherwise creating over a non-empty file fails.</summary>
     public bool Overwrite { get; init; }
 
+    /// <summary>
+    /// Creates a SQLCipher-encrypted database with this key (see docs/ENCRYPTION.md); null (the default) creates a
+    /// plaintext one. The page size is then <see cref="SharcCipherSettings.PageSize"/>, and <see cref="PageSize"/> is ignored.
+    /// </summary>
+    public SharcEncryptionKey? Key { get; init; }
+
+    /// <summary>The cipher settings of an encrypted database (used only with <see cref="Key"/>). Default SQLCipher 4's.</summary>
+    public SharcCipherSettings? Cipher { get; init; }
+
     /// <summary>Options used when the new database is opened (cache size, busy timeout).</summary>
     public SharcOpenOptions Open { get; init; } = new() { Writable = true };
 }

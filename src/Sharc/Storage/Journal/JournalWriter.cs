@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 
 namespace Sharc.Storage.Journal;
@@ -19,13 +20,14 @@ internal sealed class JournalWriter : IDisposable
     private readonly int _pageSize;
     private readonly uint _originalPageCount;
     private readonly byte[] _record;
+    private readonly PageCodec? _codec;
     private uint _nonce;
     private long _end;
     private long _segment;
     private int _segmentRecords;
     private bool _sealed;
 
-    public JournalWriter(IStorageSystem fs, string path, int pageSize, uint originalPageCount)
+    public JournalWriter(IStorageSystem fs, string path, int pageSize, uint originalPageCount, PageCodec? codec = null)
     {
         Path = path;
         _file = fs.Open(path, create: true);
@@ -33,6 +35,7 @@ internal sealed class JournalWriter : IDisposable
         _pageSize = pageSize;
         _originalPageCount = originalPageCount;
         _record = new byte[pageSize + 8];
+        _codec = codec;
         StartSegment(0);
     }
 
@@ -63,8 +66,12 @@ internal sealed class JournalWriter : IDisposable
     {
         if (_sealed) StartSegment((_end + SectorSize - 1) / SectorSize * SectorSize);
         BinaryPrimitives.WriteUInt32BigEndian(_record, page);
-        original.CopyTo(_record.AsSpan(4));
-        BinaryPrimitives.WriteUInt32BigEndian(_record.AsSpan(4 + _pageSize), HotJournal.RecordChecksum(_nonce, original));
+        var content = _record.AsSpan(4, _pageSize);
+        // An encrypted database journals pages as it stores them (as SQLCipher does), so playing the journal back is
+        // a plain copy and the checksum covers the stored bytes.
+        if (_codec is not null) _codec.Encrypt(page, original, content);
+        else original.CopyTo(content);
+        BinaryPrimitives.WriteUInt32BigEndian(_record.AsSpan(4 + _pageSize), HotJournal.RecordChecksum(_nonce, content));
         _file.Write(_record, _end);
         _end += _record.Length;
         RecordCount++;

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 
 namespace Sharc.Storage.Wal;
@@ -34,8 +35,16 @@ internal sealed class WalLog : IDisposable
     // the frame maps, and cutting the log, happens under it too.
     private readonly object _sync;
 
-    public WalLog(IStorageSystem fs, string path, int pageSize, object sync)
+    private PageCodec? _codec;
+
+    /// <summary>Frames appended from now on are encrypted under <paramref name="codec"/> (a rekey).</summary>
+    public void SetCodec(PageCodec codec) => _codec = codec;
+    private readonly byte[]? _encrypted;
+
+    public WalLog(IStorageSystem fs, string path, int pageSize, object sync, PageCodec? codec = null)
     {
+        _codec = codec;
+        if (codec is not null) _encrypted = new byte[pageSize];
         _sync = sync;
         _fs = fs;
         Path = path;
@@ -156,6 +165,12 @@ internal sealed class WalLog : IDisposable
     public void Append(uint page, ReadOnlySpan<byte> data, uint commitSize)
     {
         if (CommittedFrames == 0 && _pending.Count == 0) StartNewLog();
+        if (_codec is not null)
+        {
+            // Frames hold pages as the database file does (encrypted); the frame checksum covers the stored bytes.
+            _codec.Encrypt(page, data, _encrypted);
+            data = _encrypted;
+        }
         var fh = _frameHeader.AsSpan();
         BinaryPrimitives.WriteUInt32BigEndian(fh, page);
         BinaryPrimitives.WriteUInt32BigEndian(fh[4..], commitSize);

@@ -1,0 +1,147 @@
+using System.Text;
+using Sharc.Schema;
+using Sharc.Storage.Crypto;
+
+namespace Sharc;
+
+/// <summary>Re-keying an encrypted database, and copies that add or remove encryption (as SQLCipher's sqlcipher_export).</summary>
+public sealed partial class SharcDatabase
+{
+    /// <summary>True when the database is encrypted (opened with <see cref="SharcOpenOptions.Key"/>).</summary>
+    public bool IsEncrypted => Codec is not null;
+
+    private PageCodec? Codec => _source switch
+    {
+        Storage.Pager p => p.Codec,
+        Storage.FilePageSource f => f.Codec,
+        _ => null,
+    };
+
+    /// <summary>
+    /// Changes the key of this encrypted, writable database (SQLCipher's <c>PRAGMA rekey</c>): every page is rewritten
+    /// under <paramref name="newKey"/> in one transaction, with the salt and cipher settings kept (a 96-digit raw key
+    /// brings its own salt). It is crash-safe as any commit: until it commits the journal (or log) holds the pages under
+    /// the old key, and a crash leaves the database readable with the old key. The whole database is held in memory
+    /// while it is rewritten. The caller keeps ownership of <paramref name="newKey"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The database is not encrypted, or a transaction is open.</exception>
+    public void Rekey(SharcEncryptionKey newKey)
+    {
+        ArgumentNullException.ThrowIfNull(newKey);
+        var pager = WritablePager;
+        var current = pager.Codec ?? throw new InvalidOperationException("the database is not encrypted: ExportEncrypted or Encrypt make an encrypted copy");
+        if (InTransaction) throw new InvalidOperationException("Rekey cannot run inside a transaction");
+        var next = PageCodec.Create(newKey, current.Settings, current.Salt);
+        pager.Concurrency.EnterTransaction(pager.BusyTimeout, Path ?? "the database");
+        try
+        {
+            pager.Rekey(next);
+        }
+        finally
+        {
+            pager.Concurrency.Exit();
+        }
+    }
+
+    /// <summary>
+    /// Writes a plaintext copy of this database (encrypted or not) to <paramref name="destinationPath"/>, as SQLCipher's
+    /// <c>sqlcipher_export</c> into a plaintext database does: schema, rows (rowids kept), sqlite_sequence, user_version
+    /// and application_id. The copy is built beside the destination and renamed over it once synced, so a crash leaves
+    /// either no copy or a whole one.
+    /// </summary>
+    public void ExportPlaintext(string destinationPath) => ExportTo(destinationPath, null, null);
+
+    /// <summary>
+    /// Writes an encrypted copy of this database (plaintext, or encrypted under another key or settings) to
+    /// <paramref name="destinationPath"/>, like <see cref="ExportPlaintext"/>.
+    /// </summary>
+    public void ExportEncrypted(string destinationPath, SharcEncryptionKey key, SharcCipherSettings? cipher = null)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        ExportTo(destinationPath, key, cipher);
+    }
+
+    /// <summary>
+    /// Encrypts the plaintext database at <paramref name="path"/> in place: an encrypted copy is built beside it and
+    /// renamed over it once synced (a crash leaves the plaintext database, or the encrypted one). No other connection
+    /// may have the database open.
+    /// </summary>
+    public static void Encrypt(string path, SharcEncryptionKey key, SharcCipherSettings? cipher = null)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        ArgumentNullException.ThrowIfNull(key);
+        using var source = Open(path);
+        if (source.IsEncrypted) throw new InvalidOperationException("the database is already encrypted");
+        source.ExportTo(path, key, cipher);
+    }
+
+    private void ExportTo(string destinationPath, SharcEncryptionKey? key, SharcCipherSettings? cipher)
+    {
+        ArgumentNullException.ThrowIfNull(destinationPath);
+        ThrowIfDisposed();
+        if (InTransaction) throw new InvalidOperationException("a copy cannot be made inside a transaction");
+        string temp = destinationPath + ".sharc-export";
+        var header = Header;
+        try
+        {
+            using (var target = Create(temp, new SharcCreateOptions
+                   {
+                       Overwrite = true, Key = key, Cipher = cipher, TextEncoding = header.TextEncoding,
+                       AutoVacuum = header.IsAutoVacuum ? (header.IncrementalVacuum != 0 ? SharcAutoVacuum.Incremental : SharcAutoVacuum.Full) : SharcAutoVacuum.None,
+                   }))
+            {
+                CopyInto(target);
+            }
+            // The copy is whole and synced (its last commit): only now does it take the destination's name.
+            File.Move(temp, destinationPath, overwrite: true);
+        }
+        finally
+        {
+            foreach (var leftover in new[] { temp, temp + "-journal", temp + "-wal", temp + "-shm" })
+                if (File.Exists(leftover)) File.Delete(leftover);
+        }
+    }
+
+    /// <summary>A logical copy in one transaction: tables and their rows, then indexes, views and triggers.</summary>
+    private void CopyInto(SharcDatabase target)
+    {
+        var schema = Schema;
+        using var tx = target.BeginTransaction();
+        target.Execute($"PRAGMA user_version = {Header.UserVersion}");
+        target.Execute($"PRAGMA application_id = {Header.ApplicationId}");
+        foreach (var table in schema.Tables)
+            if (!table.IsVirtual && !IsInternal(table.Name)) target.Execute(table.Sql);
+        foreach (var table in schema.Tables)
+            if (!table.IsVirtual && (!IsInternal(table.Name) || table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase)))
+                CopyRows(table, target);
+        foreach (var index in schema.Indexes)
+            if (index.Sql is { Length: > 0 } sql) target.Execute(sql);
+        foreach (var view in schema.Views) target.Execute(view.Sql);
+        foreach (var trigger in schema.Triggers) target.Execute(trigger.Sql);
+        tx.Commit();
+    }
+
+    private static bool IsInternal(string name) => name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase);
+
+    private void CopyRows(SharcTable table, SharcDatabase target)
+    {
+        var columns = new List<string>();
+        // A rowid that no column aliases is kept too (sqlcipher_export renumbers those; VACUUM keeps them).
+        if (!table.IsWithoutRowId && table.RowIdAliasOrdinal < 0 && !table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase))
+            columns.Add("rowid");
+        foreach (var c in table.Columns)
+            if (c.Generated == SharcGeneratedKind.None && !c.IsHidden) columns.Add(c.Name);
+        string list = string.Join(", ", columns.Select(Quote));
+        var insert = new StringBuilder($"INSERT INTO {Quote(table.Name)}({list}) VALUES(");
+        for (int i = 0; i < columns.Count; i++) insert.Append(i == 0 ? "?" : ", ?");
+        string insertSql = insert.Append(')').ToString();
+        if (table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase)) target.Execute("DELETE FROM sqlite_sequence");
+        using var reader = Query($"SELECT {list} FROM {Quote(table.Name)}");
+        var values = new object?[columns.Count];
+        while (reader.Read())
+        {
+            for (int i = 0; i < values.Length; i++) values[i] = reader.GetValue(i);
+            target.Execute(insertSql, values);
+        }
+    }
+}
