@@ -101,6 +101,15 @@ public sealed partial class SharcDatabase : IDisposable
             }
             var fileHeader = DatabaseHeader.Parse(first[..got]);
             int pageSize = fileHeader.PageSize;
+            if (fileHeader.IsWal && options.ReadWal && options.ReadLocking && !HotJournal.IsHot(OsStorage.Instance, path + "-journal"))
+            {
+                var shared = TryOpenSharedReadOnly(path, options);
+                if (shared is not null)
+                {
+                    file.Dispose();
+                    return shared;
+                }
+            }
 
             HotJournal? journal = null;
             string journalPath = path + "-journal";
