@@ -32,6 +32,9 @@ internal sealed partial class SharedWal
                 }
             }
             TimeSpan wait = kind >= CheckpointKind.Full ? busyTimeout : TimeSpan.Zero;
+            // This connection's own snapshot, when it is the newest, need not hold the copy back: its pages are the
+            // newest too (and the pager keeps older images for its readers itself).
+            Repin();
             ShmHeader hdr = default;
             if (!Wait(() => ReadHeader(locks, write, out hdr), busyTimeout)) return new CheckpointOutcome(true, 0, 0, 0);
             if (hdr.MxFrame > 0 && hdr.PageSize != _pageSize)
@@ -75,6 +78,7 @@ internal sealed partial class SharedWal
 
             if (!busy && kind >= CheckpointKind.Restart)
             {
+                Repin();
                 if (_shm.NBackfill < hdr.MxFrame) busy = true;
                 else if (Wait(() => locks.TryExclusive(ReadSlot(1), WalShm.Readers - 1), busyTimeout))
                 {
@@ -82,9 +86,20 @@ internal sealed partial class SharedWal
                     {
                         if (kind == CheckpointKind.Truncate)
                         {
+                            // This connection's snapshot on the file alone (see Repin) is the same data after the
+                            // restart: it moves to the restarted header, so its next write is not taken for stale.
+                            bool ours = _readLock == 0 && _hdr.Equals(hdr);
                             hdr = Restarted(hdr);
+                            if (ours) Take(hdr, 0, 1);
                             var log = LogFile(create: false);
-                            if (log is not null && log.Length > 0) log.SetLength(0);
+                            if (log is not null && log.Length > 0)
+                            {
+                                Span<byte> old = stackalloc byte[WalIndex.HeaderSize];
+                                if (log.Read(old, 0) == old.Length)
+                                    _lastLog = new WalHeader(true, false, System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(old[12..]),
+                                        System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(old[16..]), 0);
+                                log.SetLength(0);
+                            }
                         }
                     }
                     finally
@@ -134,6 +149,52 @@ internal sealed partial class SharedWal
         db.Sync();
         _shm.NBackfill = safe;
         return copied;
+    }
+
+    /// <summary>
+    /// Moves this connection's read lock, when it holds the newest snapshot and is not writing, to the least
+    /// restrictive lock that still protects that snapshot: read mark 0 when the whole log is in the database file,
+    /// else a mark at the newest frame (this connection's own commits leave its mark behind them). The snapshot
+    /// itself does not change, so the pager's cache stays valid.
+    /// </summary>
+    private void Repin()
+    {
+        if (_readLock < 0 || _writing || !_shm.HeaderIs(_hdr)) return;
+        var locks = _shm.Locks;
+        int old = _readLock;
+        if (_shm.NBackfill == _hdr.MxFrame)
+        {
+            if (old == 0 || !locks.TryShared(ReadSlot(0))) return;
+            if (_shm.NBackfill != _hdr.MxFrame || !_shm.HeaderIs(_hdr))
+            {
+                locks.Unlock(ReadSlot(0));
+                return;
+            }
+            locks.Unlock(ReadSlot(old));
+            Take(_hdr, 0, _hdr.MxFrame + 1);
+            return;
+        }
+        // (Read mark 0 with the header unchanged means the log is still all copied back: handled above.)
+        if (old == 0 || _shm.ReadMark(old) == _hdr.MxFrame) return;
+        for (int i = 1; i < WalShm.Readers; i++)
+        {
+            if (i == old) continue;
+            if (_shm.ReadMark(i) != _hdr.MxFrame)
+            {
+                if (!locks.TryExclusive(ReadSlot(i))) continue;
+                _shm.SetReadMark(i, _hdr.MxFrame);
+                locks.Unlock(ReadSlot(i));
+            }
+            if (!locks.TryShared(ReadSlot(i))) continue;
+            if (_shm.ReadMark(i) != _hdr.MxFrame || !_shm.HeaderIs(_hdr))
+            {
+                locks.Unlock(ReadSlot(i));
+                continue;
+            }
+            locks.Unlock(ReadSlot(old));
+            Take(_hdr, i, _minFrame);
+            return;
+        }
     }
 
     private static bool Wait(Func<bool> attempt, TimeSpan timeout)

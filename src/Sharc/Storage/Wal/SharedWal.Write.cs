@@ -10,6 +10,7 @@ internal sealed partial class SharedWal
     private readonly List<uint> _pendingPages = new();
     private readonly byte[] _frameHeader = new byte[WalIndex.FrameHeaderSize];
     private WalHeader _logHeader;
+    private WalHeader _lastLog;
     private uint _sum0, _sum1, _pendingDbSize;
 
     /// <inheritdoc/>
@@ -114,6 +115,12 @@ internal sealed partial class SharedWal
                     seq = BinaryPrimitives.ReadUInt32BigEndian(old[12..]) + 1;
                     salt1 = BinaryPrimitives.ReadUInt32BigEndian(old[16..]) + 1;
                 }
+            }
+            else if (_lastLog.IsValid)
+            {
+                // This connection emptied the file (TRUNCATE): the sequence goes on from the log it cut.
+                seq = _lastLog.CheckpointSequence + 1;
+                salt1 = _lastLog.Salt1 + 1;
             }
             // A new random second salt: frames of any earlier log can never pass as this one's.
             _logHeader = new WalHeader(true, !BitConverter.IsLittleEndian, seq, salt1, (uint)Random.Shared.NextInt64(0, 1L << 32));

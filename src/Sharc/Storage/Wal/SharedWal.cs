@@ -87,7 +87,8 @@ internal sealed partial class SharedWal : IWalLog
         if (_pending.Count != 0 && _pending.TryGetValue(page, out dataOffset)) return true;
         dataOffset = 0;
         // Read mark 0 means the whole log was in the database file when the snapshot began: the file alone is read.
-        if (_readLock <= 0) return false;
+        // Outside a session (a connection's own reads under its write ownership) the last snapshot is read.
+        if (_readLock == 0 || !_hasSnapshot) return false;
         uint frame = _shm.Find(page, _minFrame, _hdr.MxFrame);
         if (frame == 0) return false;
         dataOffset = FrameOffset(frame) + WalIndex.FrameHeaderSize;
