@@ -188,6 +188,19 @@ public sealed partial class SharcDatabase
     internal T UnderWriteLock<TState, T>(TState state, Func<SharcDatabase, TState, T> op)
     {
         if (_pager is null) return op(this, state);
+        if (_pager.ReadOnly)
+        {
+            // A read-only connection on a shared log reads its pages inside a session, whose read mark protects them.
+            _pager.BeginRead();
+            try
+            {
+                return op(this, state);
+            }
+            finally
+            {
+                _pager.EndRead();
+            }
+        }
         var entered = EnterWriteStatement();
         try
         {

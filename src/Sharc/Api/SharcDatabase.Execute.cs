@@ -117,7 +117,7 @@ public sealed partial class SharcDatabase
     internal T RunSqlStatement<T, TState>(TState state, Func<TState, T> op, SqlConflictAction onConstraint = SqlConflictAction.Abort)
     {
         ThrowIfDisposed();
-        if (_pager is null) throw new SharcReadOnlyException();
+        if (_pager is not { ReadOnly: false }) throw new SharcReadOnlyException();
         var entered = EnterWriteStatement();
         try
         {

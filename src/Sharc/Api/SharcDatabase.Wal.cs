@@ -8,6 +8,13 @@ public sealed partial class SharcDatabase
     public SharcJournalMode JournalMode => Header.IsWal ? SharcJournalMode.Wal : SharcJournalMode.Delete;
 
     /// <summary>
+    /// True when this WAL database shares its log with other connections through SQLite's wal-index (the -shm file);
+    /// false in rollback-journal mode, in sole-user WAL mode (<see cref="SharcWalSharing.Exclusive"/> or the fallback
+    /// where the -shm cannot be shared), and for a read-only snapshot.
+    /// </summary>
+    public bool IsWalShared => _pager is { IsWalShared: true };
+
+    /// <summary>
     /// In WAL mode, copies every committed frame of the -wal file into the database file, syncs it and then empties
     /// the log (SQLite's <c>PRAGMA wal_checkpoint(TRUNCATE)</c>). Returns the number of pages copied; 0 for a
     /// rollback-journal database. Not allowed inside a transaction.
@@ -17,6 +24,21 @@ public sealed partial class SharcDatabase
     {
         if (OwnsTransaction) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
         return UnderWriteLock(static db => db.WritablePager.Checkpoint());
+    }
+
+    /// <summary>
+    /// In WAL mode, a checkpoint of the given kind, as SQLite's <c>PRAGMA wal_checkpoint(mode)</c>: frames are copied back
+    /// only as far as every reader's snapshot allows (PASSIVE without waiting; FULL waiting up to the busy timeout for
+    /// the writer and the readers); RESTART and TRUNCATE also wait until no reader uses the log, so the next writer
+    /// starts it over (TRUNCATE empties the file now). A checkpoint that could not do all its kind asks reports
+    /// <see cref="SharcCheckpointResult.Busy"/> rather than failing. In sole-user WAL mode every kind copies everything
+    /// and empties the log. Not allowed inside a transaction.
+    /// </summary>
+    public SharcCheckpointResult Checkpoint(SharcCheckpointMode mode)
+    {
+        if (OwnsTransaction) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
+        var o = UnderWriteLock(mode, static (db, m) => db.WritablePager.Checkpoint((Storage.Wal.CheckpointKind)m));
+        return new SharcCheckpointResult(o.Busy, o.LogFrames, o.CheckpointedFrames);
     }
 
     /// <summary>
@@ -68,3 +90,22 @@ public sealed partial class SharcDatabase
     }
 
 }
+
+/// <summary>The checkpoint modes of SQLite's <c>sqlite3_wal_checkpoint_v2</c>.</summary>
+public enum SharcCheckpointMode
+{
+    /// <summary>Copies what no reader or writer is in the way of, without waiting.</summary>
+    Passive = 0,
+    /// <summary>Waits (up to the busy timeout) for the writer and for readers of older snapshots, then copies the whole log.</summary>
+    Full = 1,
+    /// <summary>As <see cref="Full"/>, then waits until no reader uses the log, so the next writer starts it over.</summary>
+    Restart = 2,
+    /// <summary>As <see cref="Restart"/>, and empties the -wal file.</summary>
+    Truncate = 3,
+}
+
+/// <summary>What a checkpoint did (SQLite's busy flag, log size and checkpointed frames).</summary>
+/// <param name="Busy">True when a reader or writer kept it from doing all its mode asks.</param>
+/// <param name="LogFrames">Frames in the log afterwards (0 once emptied).</param>
+/// <param name="CheckpointedFrames">Frames of the log now in the database file.</param>
+public readonly record struct SharcCheckpointResult(bool Busy, int LogFrames, int CheckpointedFrames);

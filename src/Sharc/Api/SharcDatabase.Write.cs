@@ -21,7 +21,7 @@ public sealed partial class SharcDatabase
     private bool _schemaDirty;
 
     /// <summary>True when the database was opened for writing.</summary>
-    public bool IsWritable => _pager is not null;
+    public bool IsWritable => _pager is { ReadOnly: false };
 
     /// <summary>Changes whenever this connection commits or rolls back; readers use it to notice that data moved under them.</summary>
     internal long DataVersion => _pager?.DataVersion ?? 0;
@@ -31,7 +31,7 @@ public sealed partial class SharcDatabase
         get
         {
             ThrowIfDisposed();
-            return _pager ?? throw new SharcReadOnlyException();
+            return _pager is { ReadOnly: false } pager ? pager : throw new SharcReadOnlyException();
         }
     }
 
@@ -159,9 +159,10 @@ public sealed partial class SharcDatabase
             var pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, pageCount, options.CachePages, options.BusyTimeout, options.SpillPages)
             {
                 AutoCheckpoint = options.WalAutoCheckpoint,
+                // The shared wal-index is not used with encryption: an encrypted WAL database is its sole user.
+                WalSharing = codec is null ? options.WalSharing : SharcWalSharing.Exclusive,
             };
-            if (header.IsWal) pager.UseWal();
-            var db = new SharcDatabase(pager, ReadHeader(pager), path);
+            var db = OpenOnPager(pager, header.IsWal, path);
             db.ForeignKeysEnabled = options.ForeignKeys;
             return db;
         }
@@ -182,6 +183,61 @@ public sealed partial class SharcDatabase
     {
         if (header.PageSize != codec.PageSize || header.ReservedBytes < codec.Reserve)
             throw new SharcCryptoException($"the decrypted header says {header.PageSize}-byte pages with {header.ReservedBytes} reserved bytes, but the cipher settings need {codec.PageSize} and at least {codec.Reserve}", 1);
+    }
+
+    /// <summary>
+    /// A database on a pager: in WAL mode the log is taken up first, and page 1 and the schema are read inside a
+    /// read session (with the shared wal-index, only a session's read mark makes the log's frames safe to read).
+    /// </summary>
+    private static SharcDatabase OpenOnPager(Pager pager, bool wal, string path)
+    {
+        if (wal) pager.UseWal();
+        if (!pager.IsWalShared) return new SharcDatabase(pager, ReadHeader(pager), path);
+        pager.BeginRead();
+        try
+        {
+            return new SharcDatabase(pager, ReadHeader(pager), path);
+        }
+        finally
+        {
+            pager.EndRead();
+        }
+    }
+
+    /// <summary>
+    /// A WAL database opened read-only, on a read-only pager sharing the wal-index, so every read session sees the
+    /// newest commit; null where the -shm cannot be shared (the caller reads the snapshot committed at open).
+    /// </summary>
+    private static SharcDatabase? TryOpenSharedReadOnly(string path, SharcOpenOptions options)
+    {
+        if (options.WalSharing != SharcWalSharing.Shared || !Storage.Locking.OfdLock.IsSupported) return null;
+        var fs = OsStorage.Instance;
+        var file = fs.OpenReadOnly(path);
+        Pager? pager = null;
+        try
+        {
+            Span<byte> first = stackalloc byte[DatabaseHeader.Size];
+            var header = DatabaseHeader.Parse(first[..file.Read(first, 0)]);
+            uint filePages = (uint)((file.Length + header.PageSize - 1) / header.PageSize);
+            pager = new Pager(fs, file, path, header.PageSize, header.UsableSize, header.IsPageCountValid ? header.HeaderPageCount : filePages,
+                options.CachePages, options.BusyTimeout, options.SpillPages)
+            {
+                ReadOnly = true,
+            };
+            return OpenOnPager(pager, wal: true, path);
+        }
+        catch (SharcBusyException) when (pager is not null && !pager.IsWalShared)
+        {
+            // The -shm could not be mapped or locked here: the caller falls back to a snapshot.
+            pager.Dispose();
+            return null;
+        }
+        catch
+        {
+            if (pager is not null) pager.Dispose();
+            else file.Dispose();
+            throw;
+        }
     }
 
     /// <summary>

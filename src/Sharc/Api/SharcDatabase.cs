@@ -106,12 +106,27 @@ public sealed partial class SharcDatabase : IDisposable
             {
                 // The key is stretched once, with the salt in the file's first bytes. The page size is the cipher's; page 1
                 // is authenticated below, through the source, since a hot journal's copy may stand in for a torn one.
+                // (An encrypted WAL database is read as the snapshot committed at open: the shared wal-index is not
+                // used with encryption.)
                 codec = PageCodec.Create(options.Key, options.Cipher, first[..got]);
                 pageSize = codec.PageSize;
                 if (length < pageSize)
                     throw new SharcCryptoException($"the file is shorter than one {pageSize}-byte page: wrong cipher settings or not an encrypted database", 1);
             }
-            else pageSize = DatabaseHeader.Parse(first[..got]).PageSize;
+            else
+            {
+                var fileHeader = DatabaseHeader.Parse(first[..got]);
+                pageSize = fileHeader.PageSize;
+                if (fileHeader.IsWal && options.ReadWal && options.ReadLocking && !HotJournal.IsHot(OsStorage.Instance, path + "-journal"))
+                {
+                    var shared = TryOpenSharedReadOnly(path, options);
+                    if (shared is not null)
+                    {
+                        file.Dispose();
+                        return shared;
+                    }
+                }
+            }
 
             HotJournal? journal = null;
             string journalPath = path + "-journal";

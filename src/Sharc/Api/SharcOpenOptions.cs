@@ -66,6 +66,32 @@ public sealed class SharcOpenOptions
 
     /// <summary>The cipher settings of an encrypted database (used only with <see cref="Key"/>). Default SQLCipher 4's.</summary>
     public SharcCipherSettings? Cipher { get; init; }
+
+    /// <summary>
+    /// How a WAL database is shared with other connections. <see cref="SharcWalSharing.Shared"/> (the default) uses
+    /// SQLite's wal-index (the -shm file, memory-mapped) so that Sharc and SQLite connections, in this process and
+    /// others, read and write the log at the same time; where the -shm cannot be mapped and locked (a read-only
+    /// directory, a platform without Linux open-file-description locks such as Windows or macOS) Sharc falls back
+    /// to <see cref="SharcWalSharing.Exclusive"/>, or, opened read-only, to the snapshot committed at open. An encrypted
+    /// database (<see cref="Key"/>) is always its sole user: the wal-index is not shared with encryption.
+    /// </summary>
+    public SharcWalSharing WalSharing { get; init; } = SharcWalSharing.Shared;
+}
+
+/// <summary>How a WAL database is shared with other connections (see <see cref="SharcOpenOptions.WalSharing"/>).</summary>
+public enum SharcWalSharing
+{
+    /// <summary>
+    /// SQLite's wal-index protocol: readers pin snapshots with read marks, one writer at a time appends under the WAL
+    /// write lock, checkpoints respect every reader. Readers never block the writer, nor the writer readers.
+    /// </summary>
+    Shared = 0,
+
+    /// <summary>
+    /// Sole use, like SQLite's <c>locking_mode=EXCLUSIVE</c>: each read session and write transaction waits until no
+    /// other connection has the database open and keeps every other connection out meanwhile; no wal-index is kept.
+    /// </summary>
+    Exclusive = 1,
 }
 
 /// <summary>How to treat a hot rollback journal found when opening a database.</summary>

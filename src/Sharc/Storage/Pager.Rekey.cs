@@ -1,4 +1,5 @@
 using Sharc.Storage.Crypto;
+using Sharc.Storage.Wal;
 
 namespace Sharc.Storage;
 
@@ -23,7 +24,7 @@ internal sealed partial class Pager
             for (uint page = 1; page <= PageCount; page++)
                 if (page != LockBytePage) Write(page);
             file.SetCodec(next);
-            _wal?.SetCodec(next);
+            (_wal as WalLog)?.SetCodec(next);
             switched = true;
             Commit();
         }
@@ -33,7 +34,7 @@ internal sealed partial class Pager
             if (switched)
             {
                 file.SetCodec(old);
-                _wal?.SetCodec(old);
+                (_wal as WalLog)?.SetCodec(old);
             }
             next.Dispose();
             throw;

@@ -5,15 +5,20 @@ using Sharc.Storage.Wal;
 namespace Sharc.Storage;
 
 /// <summary>
-/// WAL mode. Sharc keeps no -shm wal-index, so it reads and writes the log only as its sole user: every read session
-/// and write transaction holds EXCLUSIVE on the database file and an exclusive lock on the -shm's DMS byte
-/// (<see cref="ShmLock"/>), waiting up to the busy timeout while any SQLite connection has the database open. Each
-/// session first checks whether the log is still as this connection left it, and re-reads it when not.
+/// WAL mode, one of two ways. Shared (the default where the -shm can be mapped and locked, see Pager.WalShared.cs):
+/// SQLite's wal-index protocol, so Sharc and SQLite connections read and write the log at the same time. Sole user
+/// (<see cref="SharcWalSharing.Exclusive"/>, or the fallback): Sharc keeps its own index of the log and reads and
+/// writes it only as its sole user: every read session and write transaction holds EXCLUSIVE on the database file
+/// and an exclusive lock on the -shm's DMS byte (<see cref="ShmLock"/>), waiting up to the busy timeout while any
+/// SQLite connection has the database open. Each session first checks whether the log is still as this connection
+/// left it, and re-reads it when not.
 /// </summary>
 internal sealed partial class Pager
 {
-    private WalLog? _wal;
+    private IWalLog? _wal;
     private ShmLock? _shm;
+
+    private WalLog SoleWal => (WalLog)_wal!;
 
     /// <summary>True when the database is in WAL mode (writes go to the -wal file).</summary>
     public bool IsWal => _wal is not null;
@@ -32,6 +37,9 @@ internal sealed partial class Pager
         // (BeginRead) must see either rollback-journal mode or a whole WAL pager, never a log without its lock.
         lock (_gate)
         {
+            // The shared wal-index is not used with encryption (the opener asks for sole use then too).
+            if (WalSharing == SharcWalSharing.Shared && Codec is null && TryUseSharedWal()) return;
+            if (ReadOnly) throw new SharcBusyException($"{_path}: the wal-index (-shm) cannot be shared here");
             var wal = new WalLog(_fs, _path + "-wal", PageSize, _cache.Sync, Codec);
             _shm = new ShmLock(_fs, _path + "-shm");
             wal.Refresh();
@@ -52,10 +60,12 @@ internal sealed partial class Pager
         lock (_gate)
         {
             if (_sessions > 0 || InTransaction) throw new InvalidOperationException("close the database's readers before changing the journal mode");
+            // Leaving WAL mode needs every other connection gone anyway: from here on as the sole user.
+            if (_shared is not null) StopSharingWal();
             BeginWalSession();
             try
             {
-                _wal.Checkpoint(RawFile);
+                SoleWal.Checkpoint(RawFile);
                 Span<byte> header = stackalloc byte[100];
                 _file.Read(header, 0);
                 header[18] = header[19] = 1;
@@ -130,6 +140,13 @@ internal sealed partial class Pager
 
     private void ReleaseLocks()
     {
+        if (_shared is not null)
+        {
+            // The SHARED lock on the database file stays for as long as the log is shared.
+            _shared.EndWrite();
+            _shared.EndRead();
+            return;
+        }
         _shm?.Unlock();
         if (_dbOfdHeld)
         {
@@ -142,22 +159,24 @@ internal sealed partial class Pager
     /// <summary>Re-reads the log when another connection changed it; true when cached pages were dropped.</summary>
     private bool RefreshWal()
     {
-        if (!_wal!.Refresh()) return false;
+        if (!SoleWal.Refresh()) return false;
         Span<byte> header = stackalloc byte[100];
         if (_file.Read(header, 0) == 100 && header[18] != 2 && header[19] != 2)
             throw new SharcException($"{_path} was switched out of WAL mode by another connection: open it again to go on writing");
         _cache.InvalidateAll();
-        if (_wal.DbPageCount != 0) PageCount = _wal.DbPageCount;
-        else
-        {
-            uint headerCount = BinaryPrimitives.ReadUInt32BigEndian(header[28..]);
-            bool valid = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
-            PageCount = valid ? headerCount : (uint)((_file.Length + PageSize - 1) / PageSize);
-        }
+        PageCount = SoleWal.DbPageCount != 0 ? SoleWal.DbPageCount : FileHeaderPageCount(header);
         DataVersion++;
         ExternalChange = true;
         PublishVersion();
         return true;
+    }
+
+    /// <summary>The size the database file's own header gives (or, when the header's size is not trusted, the file's length).</summary>
+    private uint FileHeaderPageCount(ReadOnlySpan<byte> header)
+    {
+        uint headerCount = header.Length >= 100 ? BinaryPrimitives.ReadUInt32BigEndian(header[28..]) : 0;
+        bool valid = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == BinaryPrimitives.ReadUInt32BigEndian(header[24..]);
+        return valid ? headerCount : (uint)((_file.Length + PageSize - 1) / PageSize);
     }
 
     /// <summary>
@@ -167,6 +186,7 @@ internal sealed partial class Pager
     private void CommitWal()
     {
         var wal = _wal!;
+        bool checkpoint;
         try
         {
             if (_dirty.Count > 0 || wal.HasPending)
@@ -190,15 +210,19 @@ internal sealed partial class Pager
             AbortAfterFailure();
             throw;
         }
+        checkpoint = AutoCheckpoint > 0 && wal.CommittedFrames >= AutoCheckpoint;
         try
         {
-            if (AutoCheckpoint > 0 && wal.CommittedFrames >= AutoCheckpoint) wal.Checkpoint(RawFile);
+            if (checkpoint && _shared is null) SoleWal.Checkpoint(RawFile);
         }
         catch (IOException)
         {
             // The commit is durable already; the log stays valid and the next checkpoint copies it.
         }
         EndTransaction();
+        // Shared: as SQLite's automatic checkpoint, PASSIVE and after the transaction's locks are gone, so this
+        // connection's own snapshot does not hold it back.
+        if (checkpoint && _shared is not null) AutoCheckpointShared();
     }
 
     /// <summary>
@@ -209,13 +233,19 @@ internal sealed partial class Pager
     {
         if (_wal is null) return 0;
         if (InTransaction) throw new InvalidOperationException("a checkpoint cannot run inside a transaction");
+        if (_shared is not null)
+        {
+            var outcome = Checkpoint(CheckpointKind.Truncate);
+            if (outcome.Busy) throw new SharcBusyException($"database is locked: a reader or writer of {_path} kept the checkpoint from emptying the log");
+            return outcome.PagesCopied;
+        }
         lock (_gate)
         {
             bool held = _sessions > 0;
             if (!held) BeginWalSession();
             try
             {
-                return _wal.Checkpoint(RawFile);
+                return SoleWal.Checkpoint(RawFile);
             }
             finally
             {

@@ -137,6 +137,7 @@ internal sealed partial class Pager : IPageSource
             if (_sessions++ > 0 || InTransaction) return false;
             try
             {
+                if (_shared is not null) return BeginSharedSession();
                 if (_wal is not null) return BeginWalSession();
                 Acquire(LockLevel.Shared);
                 return RefreshIfChanged();
@@ -184,7 +185,11 @@ internal sealed partial class Pager : IPageSource
         if (InTransaction) return;
         lock (_gate)
         {
-            if (_wal is not null)
+            if (_shared is not null)
+            {
+                BeginSharedWrite();
+            }
+            else if (_wal is not null)
             {
                 if (_sessions == 0) BeginWalSession();
             }
@@ -293,6 +298,7 @@ internal sealed partial class Pager : IPageSource
             DataVersion++;
             // Readers of this connection still reading keep their lock (SHARED; in WAL mode the sole-user locks).
             if (_sessions == 0) ReleaseLocks();
+            else if (_shared is not null) _shared.EndWrite();
             else if (_wal is null) _lock.UnlockTo(LockLevel.Shared);
         }
         Concurrency.EndTransaction();
@@ -346,6 +352,7 @@ internal sealed partial class Pager : IPageSource
             ReleaseLocks();
             _wal?.Dispose();
             _shm?.Dispose();
+            _lock.UnlockTo(LockLevel.None);
             var codec = Codec;
             _file.Dispose();
             codec?.Dispose();

@@ -4,6 +4,7 @@ using Sharc.Tests.Infrastructure;
 namespace Sharc.Tests.Write;
 
 /// <summary>
+/// Sole-user WAL mode (<see cref="SharcWalSharing.Exclusive"/>; also the fallback where the -shm cannot be shared):
 /// Sharc writes a WAL database only as its sole user: while a SQLite process has it open (holding the -shm), Sharc
 /// waits and then fails with <see cref="SharcBusyException"/>; while Sharc writes, a SQLite process waits for it and
 /// then sees the commit (rebuilding its wal-index from the -wal file).
@@ -40,7 +41,7 @@ public class WalConcurrencyTests
         proc.StandardInput.Flush();
         proc.StandardOutput.ReadLine().Should().Be("1");
 
-        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromMilliseconds(300) }))
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, WalSharing = SharcWalSharing.Exclusive, BusyTimeout = TimeSpan.FromMilliseconds(300) }))
         {
             var write = () => db.Insert("t", 2L, "refused");
             write.Should().Throw<SharcBusyException>().WithMessage("*WAL mode*");
@@ -53,7 +54,7 @@ public class WalConcurrencyTests
         proc.ExitCode.Should().Be(0, proc.StandardError.ReadToEnd());
 
         // Once the process has gone, Sharc writes.
-        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, WalSharing = SharcWalSharing.Exclusive }))
             db.Insert("t", 4L, "sharc");
         Oracle.IntegrityCheck(path).Should().Be("ok");
         Oracle.Rows(path, "SELECT a FROM t ORDER BY a").Select(r => r[0]).Should().Equal(1L, 3L, 4L);
@@ -65,7 +66,7 @@ public class WalConcurrencyTests
         using var dir = new TempDir();
         string path = dir.File("wait.db");
         CreateWalDb(path);
-        using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true });
+        using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, WalSharing = SharcWalSharing.Exclusive });
         Process proc;
         using (var tx = db.BeginTransaction())
         {
@@ -97,12 +98,12 @@ public class WalConcurrencyTests
         using (var c = Oracle.Open(path))
         {
             Oracle.Scalar(c, "SELECT count(*) FROM t").Should().Be(1L);
-            using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, BusyTimeout = TimeSpan.FromMilliseconds(200) });
+            using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, WalSharing = SharcWalSharing.Exclusive, BusyTimeout = TimeSpan.FromMilliseconds(200) });
             var write = () => db.Insert("t", 2L, "refused");
             write.Should().Throw<SharcBusyException>();
             Oracle.Exec(c, "INSERT INTO t VALUES(3, 'sqlite')");
         }
-        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true }))
+        using (var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, WalSharing = SharcWalSharing.Exclusive }))
         {
             db.Insert("t", 4L, "sharc");
             // While Sharc holds the log, a SQLite connection of this process cannot get in either.

@@ -10,6 +10,7 @@ namespace Sharc.Storage.Locking;
 /// </summary>
 internal static class OfdLock
 {
+    private const int F_OFD_GETLK = 36;
     private const int F_OFD_SETLK = 37;
     private const short F_RDLCK = 0, F_WRLCK = 1, F_UNLCK = 2;
 
@@ -32,6 +33,26 @@ internal static class OfdLock
 
     /// <summary>Sets a lock of SQLite's fcntl type (0 read, 1 write, 2 unlock) on a byte range without waiting.</summary>
     public static bool TrySet(SafeFileHandle handle, short type, long offset, long length) => Set(handle, type, offset, length);
+
+    /// <summary>
+    /// True when a classic POSIX lock of this very process (a SQLite connection's) lies on the range: closing any
+    /// descriptor of the file would silently drop it, so such a descriptor must stay open.
+    /// </summary>
+    public static bool HeldByThisProcess(SafeFileHandle handle, long offset, long length)
+    {
+        var lk = new Flock { Type = F_WRLCK, Whence = 0, Start = offset, Length = length, Pid = 0 };
+        bool added = false;
+        handle.DangerousAddRef(ref added);
+        try
+        {
+            // An OFD holder reports pid -1; a classic lock reports its owner's pid.
+            return Fcntl((int)handle.DangerousGetHandle(), F_OFD_GETLK, ref lk) == 0 && lk.Type != F_UNLCK && lk.Pid == Environment.ProcessId;
+        }
+        finally
+        {
+            if (added) handle.DangerousRelease();
+        }
+    }
 
     private static bool Set(SafeFileHandle handle, short type, long offset, long length)
     {

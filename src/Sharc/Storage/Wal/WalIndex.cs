@@ -64,20 +64,39 @@ internal sealed class WalIndex
     /// <inheritdoc cref="Build(SafeFileHandle, int)"/>
     public static WalIndex Build(Storage.IO.IStorageFile wal, int dbPageSize)
     {
+        var committed = new Dictionary<uint, long>();
+        var pending = new Dictionary<uint, long>();
+        var scan = Scan(wal, dbPageSize, (page, commitSize, offset) =>
+        {
+            pending[page] = offset + FrameHeaderSize;
+            if (commitSize == 0) return;
+            foreach (var kv in pending) committed[kv.Key] = kv.Value;
+            pending.Clear();
+        });
+        if (!scan.Header.IsValid) return new WalIndex([], 0, 0, WalHeader.Invalid, 0, 0, 0);
+        return new WalIndex(committed, scan.PageCount, scan.CommittedFrames, scan.Header, scan.CommittedEnd, scan.Sum0, scan.Sum1);
+    }
+
+    /// <summary>
+    /// Validates the log frame by frame, as SQLite's recovery does, calling <paramref name="onFrame"/> (page, commit size,
+    /// frame offset) for every valid frame in order; an invalid header, a frame with the wrong salts or checksum, or a
+    /// truncated frame ends the log. Frames after the last commit frame are reported but not counted as committed.
+    /// </summary>
+    public static WalScan Scan(Storage.IO.IStorageFile wal, int dbPageSize, Action<uint, uint, long>? onFrame)
+    {
         long length = wal.Length;
-        var empty = new WalIndex([], 0, 0, WalHeader.Invalid, 0, 0, 0);
-        if (length < HeaderSize) return empty;
+        if (length < HeaderSize) return default;
 
         Span<byte> header = stackalloc byte[HeaderSize];
-        if (wal.Read(header, 0) != HeaderSize) return empty;
+        if (wal.Read(header, 0) != HeaderSize) return default;
 
         uint magic = BinaryPrimitives.ReadUInt32BigEndian(header);
-        if (magic != MagicLittleEndian && magic != MagicBigEndian) return empty;
+        if (magic != MagicLittleEndian && magic != MagicBigEndian) return default;
         bool bigEndianSums = magic == MagicBigEndian;
-        if (BinaryPrimitives.ReadUInt32BigEndian(header[4..]) != SupportedVersion) return empty;
+        if (BinaryPrimitives.ReadUInt32BigEndian(header[4..]) != SupportedVersion) return default;
 
         int pageSize = (int)BinaryPrimitives.ReadUInt32BigEndian(header[8..]);
-        if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0) return empty;
+        if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0) return default;
         if (pageSize != dbPageSize)
             throw new SharcFormatException($"the -wal file uses {pageSize}-byte pages but the database uses {dbPageSize}-byte pages");
 
@@ -86,15 +105,11 @@ internal sealed class WalIndex
         uint s0 = 0, s1 = 0;
         Checksum(header[..24], bigEndianSums, ref s0, ref s1);
         if (s0 != BinaryPrimitives.ReadUInt32BigEndian(header[24..]) || s1 != BinaryPrimitives.ReadUInt32BigEndian(header[28..]))
-            return empty;
+            return default;
 
         var walHeader = new WalHeader(true, bigEndianSums, BinaryPrimitives.ReadUInt32BigEndian(header[12..]), salt1, salt2);
-        uint c0 = s0, c1 = s1;
-        long committedEnd = HeaderSize;
-        var committed = new Dictionary<uint, long>();
-        var pending = new Dictionary<uint, long>();
-        uint pageCount = 0;
-        int frames = 0, committedFrames = 0;
+        var result = new WalScan { Header = walHeader, CommittedEnd = HeaderSize, Sum0 = s0, Sum1 = s1 };
+        int frames = 0;
         int frameSize = FrameHeaderSize + pageSize;
         byte[] frame = new byte[frameSize];
         for (long off = HeaderSize; off + frameSize <= length; off += frameSize)
@@ -110,19 +125,54 @@ internal sealed class WalIndex
             if (s0 != BinaryPrimitives.ReadUInt32BigEndian(fh[16..]) || s1 != BinaryPrimitives.ReadUInt32BigEndian(fh[20..])) break;
 
             frames++;
-            pending[page] = off + FrameHeaderSize;
+            onFrame?.Invoke(page, commitSize, off);
             if (commitSize != 0)
             {
-                foreach (var kv in pending) committed[kv.Key] = kv.Value;
-                pending.Clear();
-                pageCount = commitSize;
-                committedFrames = frames;
-                committedEnd = off + frameSize;
-                c0 = s0;
-                c1 = s1;
+                result.PageCount = commitSize;
+                result.CommittedFrames = frames;
+                result.CommittedEnd = off + frameSize;
+                result.Sum0 = s0;
+                result.Sum1 = s1;
             }
         }
-        return new WalIndex(committed, pageCount, committedFrames, walHeader, committedEnd, c0, c1);
+        return result;
+    }
+
+    /// <summary>
+    /// Writes a fresh log header (SQLite's byte order for checksums: the machine's) and returns the running checksum
+    /// the first frame continues from.
+    /// </summary>
+    public static (uint Sum0, uint Sum1) WriteHeader(Storage.IO.IStorageFile wal, WalHeader h, int pageSize)
+    {
+        Span<byte> head = stackalloc byte[HeaderSize];
+        BinaryPrimitives.WriteUInt32BigEndian(head, h.BigEndianSums ? MagicBigEndian : MagicLittleEndian);
+        BinaryPrimitives.WriteUInt32BigEndian(head[4..], SupportedVersion);
+        BinaryPrimitives.WriteUInt32BigEndian(head[8..], (uint)pageSize);
+        BinaryPrimitives.WriteUInt32BigEndian(head[12..], h.CheckpointSequence);
+        BinaryPrimitives.WriteUInt32BigEndian(head[16..], h.Salt1);
+        BinaryPrimitives.WriteUInt32BigEndian(head[20..], h.Salt2);
+        uint s0 = 0, s1 = 0;
+        Checksum(head[..24], h.BigEndianSums, ref s0, ref s1);
+        BinaryPrimitives.WriteUInt32BigEndian(head[24..], s0);
+        BinaryPrimitives.WriteUInt32BigEndian(head[28..], s1);
+        wal.Write(head, 0);
+        return (s0, s1);
+    }
+
+    /// <summary>Writes one frame (header with salts and running checksum, then the page) at <paramref name="offset"/>.</summary>
+    public static void WriteFrame(Storage.IO.IStorageFile wal, Span<byte> frameHeader, in WalHeader h, uint page, uint commitSize,
+        ReadOnlySpan<byte> data, long offset, ref uint s0, ref uint s1)
+    {
+        BinaryPrimitives.WriteUInt32BigEndian(frameHeader, page);
+        BinaryPrimitives.WriteUInt32BigEndian(frameHeader[4..], commitSize);
+        BinaryPrimitives.WriteUInt32BigEndian(frameHeader[8..], h.Salt1);
+        BinaryPrimitives.WriteUInt32BigEndian(frameHeader[12..], h.Salt2);
+        Checksum(frameHeader[..8], h.BigEndianSums, ref s0, ref s1);
+        Checksum(data, h.BigEndianSums, ref s0, ref s1);
+        BinaryPrimitives.WriteUInt32BigEndian(frameHeader[16..], s0);
+        BinaryPrimitives.WriteUInt32BigEndian(frameHeader[20..], s1);
+        wal.Write(frameHeader[..FrameHeaderSize], offset);
+        wal.Write(data, offset + FrameHeaderSize);
     }
 
     /// <summary>SQLite's WAL checksum: two running 32-bit sums over pairs of 32-bit words.</summary>
@@ -145,6 +195,16 @@ internal sealed class WalIndex
             s1 += x1 + s0;
         }
     }
+}
+
+/// <summary>What <see cref="WalIndex.Scan"/> found: the header and the state after the last commit frame.</summary>
+internal struct WalScan
+{
+    public WalHeader Header;
+    public uint PageCount;
+    public int CommittedFrames;
+    public long CommittedEnd;
+    public uint Sum0, Sum1;
 }
 
 /// <summary>The fields of a WAL header a writer continues from: checksum byte order, checkpoint sequence, salts.</summary>

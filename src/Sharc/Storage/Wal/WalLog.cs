@@ -15,7 +15,7 @@ namespace Sharc.Storage.Wal;
 /// the -shm (see <see cref="Locking.ShmLock"/>), so the next SQLite connection is the first to open the -shm and
 /// rebuilds its index from this file, as SQLite's recovery does after a crash.
 /// </remarks>
-internal sealed class WalLog : IDisposable
+internal sealed class WalLog : IWalLog
 {
     private readonly IStorageSystem _fs;
     private readonly int _pageSize;
@@ -171,18 +171,8 @@ internal sealed class WalLog : IDisposable
             _codec.Encrypt(page, data, _encrypted);
             data = _encrypted;
         }
-        var fh = _frameHeader.AsSpan();
-        BinaryPrimitives.WriteUInt32BigEndian(fh, page);
-        BinaryPrimitives.WriteUInt32BigEndian(fh[4..], commitSize);
-        BinaryPrimitives.WriteUInt32BigEndian(fh[8..], _header.Salt1);
-        BinaryPrimitives.WriteUInt32BigEndian(fh[12..], _header.Salt2);
         uint s0 = _pendingSum0, s1 = _pendingSum1;
-        WalIndex.Checksum(fh[..8], _header.BigEndianSums, ref s0, ref s1);
-        WalIndex.Checksum(data, _header.BigEndianSums, ref s0, ref s1);
-        BinaryPrimitives.WriteUInt32BigEndian(fh[16..], s0);
-        BinaryPrimitives.WriteUInt32BigEndian(fh[20..], s1);
-        _file!.Write(fh, _pendingEnd);
-        _file.Write(data, _pendingEnd + WalIndex.FrameHeaderSize);
+        WalIndex.WriteFrame(_file!, _frameHeader, _header, page, commitSize, data, _pendingEnd, ref s0, ref s1);
         lock (_sync) _pending[page] = _pendingEnd + WalIndex.FrameHeaderSize;
         _pendingEnd += WalIndex.FrameHeaderSize + _pageSize;
         _pendingSum0 = s0;
@@ -204,23 +194,12 @@ internal sealed class WalLog : IDisposable
         uint salt2 = (uint)Random.Shared.NextInt64(0, 1L << 32);
         // Frames are checksummed in the machine's byte order, as SQLite writes them.
         var h = new WalHeader(true, !BitConverter.IsLittleEndian, seq, salt1, salt2);
-        Span<byte> head = stackalloc byte[WalIndex.HeaderSize];
-        BinaryPrimitives.WriteUInt32BigEndian(head, h.BigEndianSums ? WalIndex.MagicBigEndian : WalIndex.MagicLittleEndian);
-        BinaryPrimitives.WriteUInt32BigEndian(head[4..], WalIndex.SupportedVersion);
-        BinaryPrimitives.WriteUInt32BigEndian(head[8..], (uint)_pageSize);
-        BinaryPrimitives.WriteUInt32BigEndian(head[12..], seq);
-        BinaryPrimitives.WriteUInt32BigEndian(head[16..], salt1);
-        BinaryPrimitives.WriteUInt32BigEndian(head[20..], salt2);
-        uint s0 = 0, s1 = 0;
-        WalIndex.Checksum(head[..24], h.BigEndianSums, ref s0, ref s1);
-        BinaryPrimitives.WriteUInt32BigEndian(head[24..], s0);
-        BinaryPrimitives.WriteUInt32BigEndian(head[28..], s1);
         lock (_sync)
         {
             _file.SetLength(0);
             _committed.Clear();
         }
-        _file.Write(head, 0);
+        var (s0, s1) = WalIndex.WriteHeader(_file, h, _pageSize);
         _file.Sync();
         _header = h;
         Remember(h);
