@@ -28,7 +28,7 @@ internal sealed partial class Pager
         SharedWal? shared;
         try
         {
-            shared = SharedWal.TryOpen(_fs, _path, PageSize, _cache.Sync, ReadOnly, _busyTimeout);
+            shared = SharedWal.TryOpen(_fs, _path, PageSize, _cache.Sync, _gate, ReadOnly, _busyTimeout);
         }
         catch
         {
@@ -79,32 +79,53 @@ internal sealed partial class Pager
     }
 
     /// <summary>
-    /// The write lock on the newest snapshot. Without a session of its own the connection takes a fresh snapshot for
-    /// each attempt (and holds none while it waits). With readers of this connection still on an older snapshot,
-    /// a commit by another connection since makes the write fail at once, as SQLite's SQLITE_BUSY_SNAPSHOT: those
-    /// readers' snapshot cannot become a write transaction.
+    /// The write lock on the newest snapshot, then the transaction. Without a session of its own the connection takes a
+    /// fresh snapshot for each attempt (and holds none while it waits). With readers of this connection still on an
+    /// older snapshot, a commit by another connection since makes the write fail at once, as SQLite's
+    /// SQLITE_BUSY_SNAPSHOT: those readers' snapshot cannot become a write transaction. Attempts run under the gate,
+    /// waits outside it, so this connection's readers begin and end sessions while its writer waits.
     /// </summary>
     private void BeginSharedWrite()
     {
         if (ReadOnly) throw new SharcReadOnlyException();
+        var deadline = DateTime.UtcNow + _busyTimeout;
+        int sleep = 1;
+        while (true)
+        {
+            lock (_gate)
+            {
+                if (InTransaction) throw new InvalidOperationException("a write transaction is already open on this connection");
+                if (TrySharedWrite())
+                {
+                    _pageCountAtStart = PageCount;
+                    InTransaction = true;
+                    return;
+                }
+            }
+            if (DateTime.UtcNow >= deadline)
+                throw new SharcBusyException($"database is locked: another connection holds the file ({_path}: another connection is writing (WAL write lock))");
+            Thread.Sleep(sleep);
+            sleep = Math.Min(sleep * 2, 50);
+        }
+    }
+
+    private bool TrySharedWrite()
+    {
         var shared = _shared!;
         try
         {
-            LockWaiter.Acquire(() =>
-            {
-                if (!shared.IsReading && BeginSharedSession()) { }
-                if (shared.TryBeginWrite(out bool stale)) return true;
-                if (stale && _sessions > 0)
-                    throw new SharcBusyException($"database is locked: another connection committed to {_path} after this connection's open readers began (their snapshot cannot be written on)");
-                if (_sessions == 0) shared.EndRead();
-                return false;
-            }, _busyTimeout, $"{_path}: another connection is writing (WAL write lock)");
+            if (!shared.IsReading) BeginSharedSession();
+            if (shared.TryBeginWrite(out bool stale)) return true;
+            if (stale && _sessions > 0)
+                throw new SharcBusyException($"database is locked: another connection committed to {_path} after this connection's open readers began (their snapshot cannot be written on)");
         }
         catch
         {
             if (_sessions == 0) shared.EndRead();
             throw;
         }
+        if (_sessions == 0) shared.EndRead();
+        return false;
     }
 
     /// <summary>A PASSIVE checkpoint after a commit crossed the threshold; a busy or failing one is left for later.</summary>
@@ -112,7 +133,7 @@ internal sealed partial class Pager
     {
         try
         {
-            lock (_gate) _shared?.Checkpoint(_file, CheckpointKind.Passive, TimeSpan.Zero);
+            _shared?.Checkpoint(_file, CheckpointKind.Passive, TimeSpan.Zero);
         }
         catch (IOException)
         {
@@ -134,6 +155,6 @@ internal sealed partial class Pager
             return new CheckpointOutcome(false, 0, 0, copied);
         }
         if (ReadOnly) throw new SharcReadOnlyException();
-        lock (_gate) return _shared.Checkpoint(_file, kind, _busyTimeout);
+        return _shared.Checkpoint(_file, kind, _busyTimeout);
     }
 }

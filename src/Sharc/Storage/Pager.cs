@@ -183,13 +183,14 @@ internal sealed partial class Pager : IPageSource
     public void BeginWrite()
     {
         if (InTransaction) return;
+        if (_shared is not null)
+        {
+            BeginSharedWrite();
+            return;
+        }
         lock (_gate)
         {
-            if (_shared is not null)
-            {
-                BeginSharedWrite();
-            }
-            else if (_wal is not null)
+            if (_wal is not null)
             {
                 if (_sessions == 0) BeginWalSession();
             }

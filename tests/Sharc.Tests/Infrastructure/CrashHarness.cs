@@ -34,17 +34,7 @@ public static class CrashHarness
         {
             string path = dir.File($"crash{crashAt}.db");
             CopyDatabase(seed, path);
-            var fs = new FaultyStorage { CrashAt = crashAt, Tear = tear };
-            try
-            {
-                using var db = SharcDatabase.OpenWritable(path, options, fs);
-                work(db);
-            }
-            catch (IOException)
-            {
-                // the simulated crash
-            }
-            fs.Crashed.Should().BeTrue();
+            CrashAt(path, options, work, crashAt, tear);
 
             // SQLite recovers one copy (rolling a hot journal back, or rebuilding its wal-index from the log)…
             string forSqlite = dir.File($"sqlite{crashAt}.db");
@@ -69,6 +59,22 @@ public static class CrashHarness
             File.Delete(forSqlite);
         }
         return total;
+    }
+
+    /// <summary>Runs <paramref name="work"/> on <paramref name="path"/> and crashes it at operation <paramref name="crashAt"/>.</summary>
+    public static void CrashAt(string path, SharcOpenOptions options, Action<SharcDatabase> work, int crashAt, bool tear)
+    {
+        var fs = new FaultyStorage { CrashAt = crashAt, Tear = tear };
+        try
+        {
+            using var db = SharcDatabase.OpenWritable(path, options, fs);
+            work(db);
+        }
+        catch (IOException)
+        {
+            // the simulated crash
+        }
+        fs.Crashed.Should().BeTrue();
     }
 
     public static bool Same(List<object?[]> a, List<object?[]> b)

@@ -4,6 +4,19 @@ namespace Sharc.Tests.Infrastructure;
 public static class Sqlite3Shell
 {
     public static string? Path { get; } = new[] { "/usr/bin/sqlite3", "/usr/local/bin/sqlite3" }.FirstOrDefault(File.Exists);
+
+    /// <summary>Starts the shell on a database with its standard streams redirected.</summary>
+    public static System.Diagnostics.Process Start(string path)
+    {
+        var psi = new System.Diagnostics.ProcessStartInfo(Path!, $"\"{path}\"")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        return System.Diagnostics.Process.Start(psi)!;
+    }
 }
 
 /// <summary>A fact skipped, with the reason, where the sqlite3 shell is not installed.</summary>

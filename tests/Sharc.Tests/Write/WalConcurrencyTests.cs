@@ -11,17 +11,7 @@ namespace Sharc.Tests.Write;
 /// </summary>
 public class WalConcurrencyTests
 {
-    private static Process StartShell(string path)
-    {
-        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, $"\"{path}\"")
-        {
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        return Process.Start(psi)!;
-    }
+    private static Process StartShell(string path) => Sqlite3Shell.Start(path);
 
     private static void CreateWalDb(string path)
     {

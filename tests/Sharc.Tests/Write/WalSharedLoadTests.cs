@@ -148,7 +148,7 @@ public class WalSharedLoadTests(Xunit.Abstractions.ITestOutputHelper output)
                 script.Append($"BEGIN IMMEDIATE; UPDATE acct SET bal = bal - {amount} WHERE id = {a}; UPDATE acct SET bal = bal + {amount} WHERE id = {b}; COMMIT;\n");
                 if (i % 10 == 0) script.Append("SELECT sum(bal) FROM acct;\n");
             }
-            var proc = Sqlite3.Start(path);
+            var proc = Sqlite3Shell.Start(path);
             var outTask = proc.StandardOutput.ReadToEndAsync();
             var errTask = proc.StandardError.ReadToEndAsync();
             string text = script.ToString();

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Sharc.Tests.Infrastructure;
 
 namespace Sharc.Tests.Write;
@@ -237,7 +236,7 @@ public class WalSharingTests
         using var dir = new TempDir();
         string path = dir.File("proc.db");
         CreateWalDb(path);
-        using var proc = Sqlite3.Start(path);
+        using var proc = Sqlite3Shell.Start(path);
         proc.StandardInput.WriteLine(".timeout 20000");
         proc.StandardInput.WriteLine("BEGIN; SELECT count(*) FROM t;");
         proc.StandardInput.Flush();
@@ -266,18 +265,3 @@ public class WalSharingTests
     }
 }
 
-/// <summary>Starts the sqlite3 shell on a database with its standard streams redirected.</summary>
-internal static class Sqlite3
-{
-    public static Process Start(string path, string args = "")
-    {
-        var psi = new ProcessStartInfo(Sqlite3Shell.Path!, $"{args} \"{path}\"")
-        {
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        return Process.Start(psi)!;
-    }
-}

@@ -13,8 +13,13 @@ internal sealed partial class SharedWal
     /// exclusively, so no reader takes the database file alone as its snapshot meanwhile. RESTART and TRUNCATE then
     /// wait until no reader uses the log; TRUNCATE restarts it and cuts the file to nothing.
     /// </summary>
+    /// <remarks>
+    /// Waits happen outside the pager's session gate (which this connection's readers need to end their sessions);
+    /// only the moves of this connection's own read lock take it.
+    /// </remarks>
     public CheckpointOutcome Checkpoint(IStorageFile db, CheckpointKind kind, TimeSpan busyTimeout)
     {
+        var gate = _gate;
         var locks = _checkpointLocks;
         if (!locks.TryExclusive(WalShm.CheckpointLock)) return new CheckpointOutcome(true, CommittedFrames, 0, 0);
         bool write = false;
@@ -34,7 +39,7 @@ internal sealed partial class SharedWal
             TimeSpan wait = kind >= CheckpointKind.Full ? busyTimeout : TimeSpan.Zero;
             // This connection's own snapshot, when it is the newest, need not hold the copy back: its pages are the
             // newest too (and the pager keeps older images for its readers itself).
-            Repin();
+            lock (gate) Repin();
             ShmHeader hdr = default;
             if (!Wait(() => ReadHeader(locks, write, out hdr), busyTimeout)) return new CheckpointOutcome(true, 0, 0, 0);
             if (hdr.MxFrame > 0 && hdr.PageSize != _pageSize)
@@ -78,7 +83,7 @@ internal sealed partial class SharedWal
 
             if (!busy && kind >= CheckpointKind.Restart)
             {
-                Repin();
+                lock (gate) Repin();
                 if (_shm.NBackfill < hdr.MxFrame) busy = true;
                 else if (Wait(() => locks.TryExclusive(ReadSlot(1), WalShm.Readers - 1), busyTimeout))
                 {
@@ -88,9 +93,12 @@ internal sealed partial class SharedWal
                         {
                             // This connection's snapshot on the file alone (see Repin) is the same data after the
                             // restart: it moves to the restarted header, so its next write is not taken for stale.
-                            bool ours = _readLock == 0 && _hdr.Equals(hdr);
-                            hdr = Restarted(hdr);
-                            if (ours) Take(hdr, 0, 1);
+                            lock (gate)
+                            {
+                                bool ours = _readLock == 0 && _hdr.Equals(hdr);
+                                hdr = Restarted(hdr);
+                                if (ours) Take(hdr, 0, 1);
+                            }
                             var log = LogFile(create: false);
                             if (log is not null && log.Length > 0)
                             {
@@ -157,9 +165,10 @@ internal sealed partial class SharedWal
     /// else a mark at the newest frame (this connection's own commits leave its mark behind them). The snapshot
     /// itself does not change, so the pager's cache stays valid.
     /// </summary>
-    private void Repin()
+    private void Repin(bool writing = false)
     {
-        if (_readLock < 0 || _writing || !_shm.HeaderIs(_hdr)) return;
+        // A writer's own snapshot may move too: under the write lock it is the newest and stays so.
+        if (_readLock < 0 || _writing != writing || !_shm.HeaderIs(_hdr)) return;
         var locks = _shm.Locks;
         int old = _readLock;
         if (_shm.NBackfill == _hdr.MxFrame)

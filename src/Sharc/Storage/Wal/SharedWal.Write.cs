@@ -82,7 +82,18 @@ internal sealed partial class SharedWal
     /// </summary>
     private void PrepareLog()
     {
+        lock (_gate) PrepareSnapshotForLog();
+        PrepareLogFile();
+    }
+
+    /// <summary>
+    /// The snapshot moved to read mark 0 when the whole log is in the file (this connection's other readers' older mark
+    /// would otherwise keep the log from restarting); then, from mark 0, the restart and a real mark.
+    /// </summary>
+    private void PrepareSnapshotForLog()
+    {
         var locks = _shm.Locks;
+        Repin(writing: true);
         if (_readLock == 0)
         {
             if (_shm.NBackfill > 0 && locks.TryExclusive(ReadSlot(1), WalShm.Readers - 1))
@@ -101,6 +112,10 @@ internal sealed partial class SharedWal
             LockWaiter.Acquire(() => TryBeginRead(useLog: true), _busyTimeout, $"{Path}: a checkpoint held the read marks");
             ResetPending();
         }
+    }
+
+    private void PrepareLogFile()
+    {
         var file = LogFile(create: true)!;
         if (_hdr.MxFrame == 0)
         {

@@ -18,6 +18,9 @@ namespace Sharc.Storage.Wal;
 internal sealed partial class SharedWal : IWalLog
 {
     private readonly IStorageSystem _fs;
+    // The pager's session gate: moves of this connection's read lock by a checkpoint or a writer take it, as the
+    // pager's session begin and end do.
+    private readonly object _gate;
     private readonly int _pageSize;
     private readonly object _sync;
     private readonly bool _readOnly;
@@ -27,8 +30,9 @@ internal sealed partial class SharedWal : IWalLog
     private readonly ShmLocks _checkpointLocks;
     private IStorageFile? _file;
 
-    private SharedWal(IStorageSystem fs, string path, int pageSize, object sync, bool readOnly, TimeSpan busyTimeout, WalShm shm, IStorageFile checkpointFile)
+    private SharedWal(IStorageSystem fs, string path, int pageSize, object sync, bool readOnly, TimeSpan busyTimeout, WalShm shm, IStorageFile checkpointFile, object gate)
     {
+        _gate = gate;
         _fs = fs;
         Path = path;
         _pageSize = pageSize;
@@ -41,7 +45,7 @@ internal sealed partial class SharedWal : IWalLog
     }
 
     /// <summary>Maps <paramref name="dbPath"/>'s -shm; null when it cannot be shared (the caller falls back to sole use).</summary>
-    public static SharedWal? TryOpen(IStorageSystem fs, string dbPath, int pageSize, object sync, bool readOnly, TimeSpan busyTimeout)
+    public static SharedWal? TryOpen(IStorageSystem fs, string dbPath, int pageSize, object sync, object gate, bool readOnly, TimeSpan busyTimeout)
     {
         string shmPath = dbPath + "-shm";
         var shm = WalShm.TryOpen(fs, shmPath, busyTimeout);
@@ -51,7 +55,7 @@ internal sealed partial class SharedWal : IWalLog
         {
             second = ShmHandlePool.Rent(shmPath) ?? fs.Open(shmPath, create: false);
             if (second.Handle is null) throw new IOException($"{shmPath} has no descriptor to lock");
-            return new SharedWal(fs, dbPath + "-wal", pageSize, sync, readOnly, busyTimeout, shm, second) { _shmPath = shmPath };
+            return new SharedWal(fs, dbPath + "-wal", pageSize, sync, readOnly, busyTimeout, shm, second, gate) { _shmPath = shmPath };
         }
         catch (Exception e) when (e is UnauthorizedAccessException or IOException)
         {
