@@ -29,11 +29,12 @@ internal static class JsonEdit
             var v = new JsonBuffer();
             JsonValues.AppendValue(value, v, raw: true);
             int old = Jsonb.ElementSize(doc.Written, r.Pos);
+            if (old > v.Length && Overwrite(doc, r.Pos, v.Written, old - v.Length)) return;
             doc.Splice(r.Pos, old, v.Written);
             FixSizes(doc, containers, v.Length - old);
             return;
         }
-        if (mode == JsonEditMode.Replace) return;
+        if (mode == JsonEditMode.Replace || !r.Insertable) return;
         if (!BuildInsert(path, r.FailedStep, value, out var bytes)) JsonErrors.BadPath(path);
         if (bytes is null || !r.Insertable) return;
         int h = Jsonb.Header(doc.Written, r.Pos, out _, out int n);
@@ -53,6 +54,30 @@ internal static class JsonEdit
         int len = r.Pos + Jsonb.ElementSize(doc.Written, r.Pos) - start;
         doc.Splice(start, len, default);
         FixSizes(doc, containers, -len);
+        return true;
+    }
+
+    /// <summary>
+    /// SQLite's shortcut when a value replaces a larger one: the new element's header is widened by exactly the
+    /// difference (1, 2, 4 or 8 bytes more for a one-byte header), so nothing else moves. False when it cannot be.
+    /// </summary>
+    private static bool Overwrite(JsonBuffer doc, int pos, ReadOnlySpan<byte> value, int d)
+    {
+        int h = Jsonb.Header(value, 0, out int type, out int n);
+        if (type <= Jsonb.False) return false;
+        int newHeader = h switch
+        {
+            1 when d is 1 or 2 or 4 or 8 => d + 1,
+            2 when d is 1 or 3 or 7 => d + 2,
+            3 when d is 2 or 6 => d + 3,
+            5 when d == 4 => 9,
+            _ => 0,
+        };
+        if (newHeader == 0) return false;
+        int at = pos;
+        doc[at++] = (byte)((newHeader switch { 2 => 12, 3 => 13, 5 => 14, _ => 15 }) << 4 | type);
+        for (int i = newHeader - 2; i >= 0; i--) doc[at++] = (byte)((ulong)n >> (8 * i));
+        for (int i = 0; i < n; i++) doc[at++] = value[h + i];
         return true;
     }
 
@@ -119,7 +144,11 @@ internal static class JsonEdit
         return true;
     }
 
-    /// <summary>RFC 7396 merge of the patch element at <paramref name="ppos"/> into the target at <paramref name="tpos"/> (-1: absent), as json_patch.</summary>
+    /// <summary>
+    /// RFC 7396 merge of the patch element at <paramref name="ppos"/> into the target at <paramref name="tpos"/>
+    /// (-1: absent), as json_patch applies it: the patch's members in order, each changing the first target member
+    /// of its label (null removes it) or adding one at the end.
+    /// </summary>
     public static void Patch(ReadOnlySpan<byte> tdoc, int tpos, ReadOnlySpan<byte> pdoc, int ppos, JsonBuffer dst)
     {
         int ph = Jsonb.Header(pdoc, ppos, out int ptype, out int pn);
@@ -129,56 +158,58 @@ internal static class JsonEdit
             dst.Append(pdoc.Slice(ppos, ph + pn));
             return;
         }
-        int th = 0, ttype = -1, tn = 0;
+        // The target's members as (key, value) byte pairs.
+        var members = new List<(byte[] Key, byte[] Value)>();
         if (tpos >= 0)
         {
-            th = Jsonb.Header(tdoc, tpos, out ttype, out tn);
+            int th = Jsonb.Header(tdoc, tpos, out int ttype, out int tn);
             if (th == 0) JsonErrors.Malformed();
+            if (ttype == Jsonb.Object)
+            {
+                for (int k = tpos + th, end = k + tn; k < end;)
+                {
+                    int v = Next(tdoc, k), next = Next(tdoc, v);
+                    members.Add((tdoc[k..v].ToArray(), tdoc[v..next].ToArray()));
+                    k = next;
+                }
+            }
+        }
+        for (int k = ppos + ph, end = k + pn; k < end;)
+        {
+            int v = Next(pdoc, k), next = Next(pdoc, v);
+            int found = -1;
+            for (int m = 0; m < members.Count && found < 0; m++)
+                if (SameKey(members[m].Key, pdoc[k..v])) found = m;
+            bool isNull = Jsonb.Header(pdoc, v, out int vt, out _) != 0 && vt == Jsonb.Null;
+            if (isNull)
+            {
+                if (found >= 0) members.RemoveAt(found);
+            }
+            else
+            {
+                var merged = new JsonBuffer();
+                if (found >= 0) Patch(members[found].Value, 0, pdoc, v, merged);
+                else Patch(default, -1, pdoc, v, merged);
+                if (found >= 0) members[found] = (members[found].Key, merged.ToArray());
+                else members.Add((pdoc[k..v].ToArray(), merged.ToArray()));
+            }
+            k = next;
         }
         int start = dst.BeginContainer(Jsonb.Object);
-        int pStart = ppos + ph, pEnd = pStart + pn;
-        if (ttype == Jsonb.Object)
+        foreach (var (key, value) in members)
         {
-            int tStart = tpos + th, tEnd = tStart + tn;
-            for (int k = tStart; k < tEnd;)
-            {
-                int v = Next(tdoc, k), next = Next(tdoc, v);
-                int pv = FindKey(pdoc, pStart, pEnd, tdoc, k);
-                if (pv < 0 || FindKey(tdoc, tStart, k, tdoc, k) >= 0)
-                    dst.Append(tdoc[k..next]);
-                else if (Jsonb.Header(pdoc, pv, out int pvt, out _) != 0 && pvt != Jsonb.Null)
-                {
-                    dst.Append(tdoc[k..v]);
-                    Patch(tdoc, v, pdoc, pv, dst);
-                }
-                k = next;
-            }
-            for (int k = pStart; k < pEnd;)
-            {
-                int v = Next(pdoc, k), next = Next(pdoc, v);
-                if (FindKey(tdoc, tStart, tEnd, pdoc, k) < 0 && FindKey(pdoc, pStart, k, pdoc, k) < 0
-                    && Jsonb.Header(pdoc, v, out int vt, out _) != 0 && vt != Jsonb.Null)
-                {
-                    dst.Append(pdoc[k..v]);
-                    Patch(default, -1, pdoc, v, dst);
-                }
-                k = next;
-            }
-        }
-        else
-        {
-            for (int k = pStart; k < pEnd;)
-            {
-                int v = Next(pdoc, k), next = Next(pdoc, v);
-                if (FindKey(pdoc, pStart, k, pdoc, k) < 0 && Jsonb.Header(pdoc, v, out int vt, out _) != 0 && vt != Jsonb.Null)
-                {
-                    dst.Append(pdoc[k..v]);
-                    Patch(default, -1, pdoc, v, dst);
-                }
-                k = next;
-            }
+            dst.Append(key);
+            dst.Append(value);
         }
         dst.EndContainer(start, Jsonb.Object);
+    }
+
+    private static bool SameKey(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
+    {
+        int ah = Jsonb.Header(a, 0, out int at, out int an);
+        int bh = Jsonb.Header(b, 0, out int bt, out int bn);
+        if (ah == 0 || bh == 0) JsonErrors.Malformed();
+        return JsonPath.KeyEquals(at, a.Slice(ah, an), b.Slice(bh, bn), bt is Jsonb.TextJ or Jsonb.Text5);
     }
 
     private static int Next(ReadOnlySpan<byte> doc, int pos)
@@ -186,22 +217,5 @@ internal static class JsonEdit
         int s = Jsonb.ElementSize(doc, pos);
         if (s == 0) JsonErrors.Malformed();
         return pos + s;
-    }
-
-    // The value of the first member in [start, end) whose key equals the key at keyPos in keyDoc, or -1.
-    private static int FindKey(ReadOnlySpan<byte> doc, int start, int end, ReadOnlySpan<byte> keyDoc, int keyPos)
-    {
-        int kh = Jsonb.Header(keyDoc, keyPos, out int kt, out int kn);
-        var key = keyDoc.Slice(keyPos + kh, kn);
-        for (int k = start; k < end;)
-        {
-            int h = Jsonb.Header(doc, k, out int t, out int n);
-            if (h == 0) JsonErrors.Malformed();
-            int v = k + h + n;
-            if (t is >= Jsonb.Text and <= Jsonb.TextRaw && JsonPath.KeyEquals(t, doc.Slice(k + h, n), key, kt is Jsonb.TextJ or Jsonb.Text5))
-                return v;
-            k = Next(doc, v);
-        }
-        return -1;
     }
 }

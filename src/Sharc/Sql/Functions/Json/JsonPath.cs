@@ -87,13 +87,14 @@ internal static class JsonPath
             }
             else if (path[i] == (byte)'[')
             {
-                if (!ParseIndex(path, ref i, out long index, out bool fromEnd)) return JsonLookup.PathError;
+                // SQLite looks at the element before the index: a bad index on a non-array is not reported.
                 if (type != Jsonb.Array)
                 {
                     result.Pos = pos;
                     result.FailedStep = stepStart;
                     return JsonLookup.NotFound;
                 }
+                if (!ParseIndex(path, ref i, out long index, out bool fromEnd)) return JsonLookup.PathError;
                 containers?.Add(pos);
                 int k = pos + h, end = k + n;
                 if (fromEnd)

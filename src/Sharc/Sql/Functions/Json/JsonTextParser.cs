@@ -12,6 +12,9 @@ internal sealed class JsonTextParser
     private readonly JsonBuffer _out;
     private byte[] _text = [];
     private int _end;
+    // Where SQLite's parser last noted a closing bracket in a value's place: what json_error_position reports
+    // for junk after a complete document, as SQLite reports it.
+    private int _lastClose;
 
     private JsonTextParser(JsonBuffer output) => _out = output;
 
@@ -41,9 +44,11 @@ internal sealed class JsonTextParser
         _text = text.ToArray();
         _end = _text.Length;
         int i = 0;
-        if (!SkipSpace(ref i) || !Value(ref i, 0)) return false;
         if (!SkipSpace(ref i)) return false;
-        if (i != _end) return Fail(i);
+        if (i >= _end) return Fail(0);
+        if (!Value(ref i, 0)) return false;
+        if (!SkipSpace(ref i)) return false;
+        if (i != _end) return Fail(_lastClose);
         return true;
     }
 
@@ -143,19 +148,21 @@ internal sealed class JsonTextParser
         bool first = true;
         while (true)
         {
+            int j = i;
             if (!SkipSpace(ref i)) return false;
-            if (i >= _end) return Fail(i);
+            if (i >= _end || _text[i] is (byte)',' or (byte)'}' or (byte)':') return Fail(j);
             if (_text[i] == (byte)']')
             {
+                _lastClose = i;
                 if (!first) NonStandard = true;
                 i++;
                 break;
             }
-            if (!Value(ref i, depth + 1) || !SkipSpace(ref i)) return false;
-            if (i >= _end) return Fail(i);
-            if (_text[i] == (byte)',') { i++; first = false; continue; }
-            if (_text[i] == (byte)']') { i++; break; }
-            return Fail(i);
+            if (!Value(ref i, depth + 1)) return false;
+            byte sep = Separator(ref i, (byte)',', (byte)']', depth);
+            if (sep == 0) return false;
+            if (sep == (byte)',') { first = false; continue; }
+            break;
         }
         _out.EndContainer(start, Jsonb.Array);
         return true;
@@ -173,6 +180,7 @@ internal sealed class JsonTextParser
             byte b = _text[i];
             if (b == (byte)'}')
             {
+                _lastClose = i;
                 if (!first) NonStandard = true;
                 i++;
                 break;
@@ -181,25 +189,92 @@ internal sealed class JsonTextParser
             {
                 if (!String(ref i)) return false;
             }
+            else if (LabelIsOtherValue(i, depth, out bool failed))
+            {
+                // SQLite reads a label as a value first: a number or literal there is not a label.
+                return failed ? false : Fail(i);
+            }
             else if (IsIdentifierStart(b))
             {
                 int s = i;
-                while (i < _end && IsIdentifierPart(_text[i])) i++;
+                while (i < _end && IsIdentifierPart(_text[i]) && (_text[i] < 0x80 || UnicodeSpace(i) == 0)) i++;
                 NonStandard = true;
                 _out.AppendElement(Jsonb.Text, _text.AsSpan(s, i - s));
             }
             else return Fail(i);
+            if (Separator(ref i, (byte)':', (byte)':', depth) == 0) return false;
+            int v = i;
             if (!SkipSpace(ref i)) return false;
-            if (i >= _end || _text[i] != (byte)':') return Fail(i);
-            i++;
-            if (!SkipSpace(ref i) || !Value(ref i, depth + 1) || !SkipSpace(ref i)) return false;
-            if (i >= _end) return Fail(i);
-            if (_text[i] == (byte)',') { i++; first = false; continue; }
-            if (_text[i] == (byte)'}') { i++; break; }
-            return Fail(i);
+            if (i >= _end || _text[i] is (byte)',' or (byte)'}' or (byte)':' or (byte)']') return Fail(v);
+            if (!Value(ref i, depth + 1)) return false;
+            byte sep = Separator(ref i, (byte)',', (byte)'}', depth);
+            if (sep == 0) return false;
+            if (sep == (byte)',') { first = false; continue; }
+            break;
         }
         _out.EndContainer(start, Jsonb.Object);
         return true;
+    }
+
+    // True when a value other than a string parses at a label's place (failed: it began as one and broke, and
+    // no identifier can start there either).
+    private bool LabelIsOtherValue(int i, int depth, out bool failed)
+    {
+        failed = false;
+        byte b = _text[i];
+        bool candidate = b is (byte)'t' or (byte)'f' or (byte)'n' or (byte)'N' or (byte)'I' or (byte)'i' or (byte)'-' or (byte)'+' or (byte)'.' or (byte)'{' or (byte)'['
+            || IsDigit(b);
+        if (!candidate) return false;
+        int mark = _out.Length, k = i;
+        bool nonStandard = NonStandard;
+        int error = ErrorOffset;
+        bool parsed = Value(ref k, depth + 1);
+        _out.Truncate(mark);
+        NonStandard = nonStandard;
+        if (parsed) return true;
+        if (IsIdentifierStart(b)) { ErrorOffset = error; return false; }
+        failed = true;
+        return true;
+    }
+
+    /// <summary>
+    /// Expects <paramref name="a"/> or <paramref name="b"/> after plain white space, and returns it (0 on error).
+    /// Otherwise does as SQLite does: reads on as if a value came there, and reports the error where that read
+    /// failed, or where the separator was due when something else parsed.
+    /// </summary>
+    private byte Separator(ref int i, byte a, byte b, int depth)
+    {
+        var t = _text;
+        int j = i;
+        while (j < _end && t[j] is (byte)' ' or (byte)'\t' or (byte)'\n' or (byte)'\r') j++;
+        if (j < _end && (t[j] == a || t[j] == b))
+        {
+            i = j + 1;
+            return t[j];
+        }
+        int k = j;
+        if (!SkipSpace(ref k)) return 0;
+        if (k < _end && t[k] is (byte)',' or (byte)']' or (byte)'}' or (byte)':')
+        {
+            _lastClose = k;
+            if (t[k] == a || t[k] == b)
+            {
+                i = k + 1;
+                return t[k];
+            }
+            Fail(j);
+            return 0;
+        }
+        if (k >= _end)
+        {
+            Fail(j);
+            return 0;
+        }
+        int mark = _out.Length;
+        bool parsed = Value(ref k, depth + 1);
+        _out.Truncate(mark);
+        if (parsed) Fail(j);
+        return 0;
     }
 
     private static bool IsIdentifierStart(byte b) => b is >= (byte)'a' and <= (byte)'z' or >= (byte)'A' and <= (byte)'Z' or (byte)'_' or (byte)'$' or >= 0x80;
@@ -221,7 +296,7 @@ internal sealed class JsonTextParser
             if (b == (byte)'\\')
             {
                 int n = JsonStrings.EscapeLength(t, i, out bool five);
-                if (n == 0) return Fail(i);
+                if (n == 0) return Fail(i + 1);
                 if (five)
                 {
                     NonStandard = true;
@@ -259,10 +334,14 @@ internal sealed class JsonTextParser
         int digitsStart = i;
         if (t[i] is (byte)'I' or (byte)'i')
         {
-            if (i + 8 > _end || !System.Text.Ascii.EqualsIgnoreCase(t.Slice(i, 8), "infinity"u8) || (i + 8 < _end && IsAlnum(t[i + 8])))
-                return Fail(i);
+            // SQLite: without a sign exactly "Infinity" (case aside) and no letter after it; after a sign also
+            // "Inf", and whatever follows is left to the caller.
+            bool whole = i + 8 <= _end && System.Text.Ascii.EqualsIgnoreCase(t.Slice(i, 8), "infinity"u8);
+            int word = whole ? 8 : i + 3 <= _end && System.Text.Ascii.EqualsIgnoreCase(t.Slice(i, 3), "inf"u8) ? 3 : 0;
+            if (word == 0) return Fail(s);
+            if (digitsStart == s && i + word < _end && IsAlnum(t[i + word])) return Fail(i);
+            i += word;
             NonStandard = true;
-            i += 8;
             _out.AppendElement(Jsonb.Float, neg ? "-9e999"u8 : "9e999"u8);
             return true;
         }
@@ -270,37 +349,58 @@ internal sealed class JsonTextParser
         {
             int h = i + 2;
             while (h < _end && JsonStrings.HexValue(t[h]) >= 0) h++;
-            if (h == i + 2) return Fail(i);
-            NonStandard = true;
-            i = h;
-            Emit(Jsonb.Int5, neg, digitsStart, i);
-            return true;
+            // "0x" without digits is the number 0 followed by junk, as SQLite reads it.
+            if (h > i + 2)
+            {
+                NonStandard = true;
+                i = h;
+                Emit(Jsonb.Int5, neg, digitsStart, i);
+                return true;
+            }
         }
-        int intDigits = 0, fracDigits = 0;
-        bool dot = false, exp = false;
+        // SQLite's scan: digits, at most one '.', at most one exponent; each error at the character SQLite names.
         if (t[i] == (byte)'0' && i + 1 < _end && t[i + 1] is >= (byte)'0' and <= (byte)'9') return Fail(i + 1);
-        while (i < _end && t[i] is >= (byte)'0' and <= (byte)'9') { i++; intDigits++; }
-        if (i < _end && t[i] == (byte)'.')
+        if (t[i] == (byte)'.' && !(i + 1 < _end && IsDigit(t[i + 1]))) return Fail(i);
+        if (t[i] != (byte)'.' && !IsDigit(t[i])) return Fail(s);
+        bool dot = t[i] == (byte)'.', exp = false, five = dot;
+        int j = i + 1;
+        for (; j < _end; j++)
         {
-            dot = true;
-            i++;
-            while (i < _end && t[i] is >= (byte)'0' and <= (byte)'9') { i++; fracDigits++; }
+            byte c = t[j];
+            if (IsDigit(c)) continue;
+            if (c == (byte)'.')
+            {
+                if (dot || exp) return Fail(j);
+                dot = true;
+                continue;
+            }
+            if ((c | 0x20) == (byte)'e')
+            {
+                if (t[j - 1] == (byte)'.')
+                {
+                    if (j - 2 >= digitsStart && IsDigit(t[j - 2])) five = true;
+                    else return Fail(j);
+                }
+                if (exp) return Fail(j);
+                exp = true;
+                if (j + 1 < _end && t[j + 1] is (byte)'+' or (byte)'-') j++;
+                if (!(j + 1 < _end && IsDigit(t[j + 1]))) return Fail(j);
+                continue;
+            }
+            break;
         }
-        if (intDigits + fracDigits == 0) return Fail(s);
-        if (i < _end && (t[i] | 0x20) == (byte)'e')
+        if (t[j - 1] == (byte)'.')
         {
-            exp = true;
-            int at = i++;
-            if (i < _end && t[i] is (byte)'+' or (byte)'-') i++;
-            int e = 0;
-            while (i < _end && t[i] is >= (byte)'0' and <= (byte)'9') { i++; e++; }
-            if (e == 0) return Fail(at);
+            if (j - 2 >= digitsStart && IsDigit(t[j - 2])) five = true;
+            else return Fail(j);
         }
-        bool five = dot && (intDigits == 0 || fracDigits == 0);
+        i = j;
         if (five) NonStandard = true;
         Emit(!dot && !exp ? Jsonb.Int : five ? Jsonb.Float5 : Jsonb.Float, neg, digitsStart, i);
         return true;
     }
+
+    private static bool IsDigit(byte b) => b is >= (byte)'0' and <= (byte)'9';
 
     // A leading '+' is dropped; a '-' stays part of the number's text.
     private void Emit(int type, bool neg, int digitsStart, int end)
