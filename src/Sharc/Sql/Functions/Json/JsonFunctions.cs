@@ -211,19 +211,19 @@ internal static class JsonFunctions
         return JsonValues.Result(b.Written, jsonb);
     }
 
-    private static SqlValue Type(ReadOnlySpan<SqlValue> a)
+    // The document and the element an optional second argument's path names; false (result NULL) when either is missing.
+    private static bool TryElement(ReadOnlySpan<SqlValue> a, out ReadOnlyMemory<byte> doc, out int pos)
     {
-        if (!JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
-        var doc = mem.Span;
-        int pos = 0;
-        if (a.Length == 2)
-        {
-            if (a[1].IsNull) return SqlValue.Null;
-            if (Lookup(doc, PathBytes(a[1], out _)) is not int p) return SqlValue.Null;
-            pos = p;
-        }
-        return SqlValue.Text(JsonValues.TypeName(doc, pos));
+        pos = 0;
+        if (!JsonValues.TryDocument(a[0], out doc)) return false;
+        if (a.Length < 2) return true;
+        if (a[1].IsNull || Lookup(doc.Span, PathBytes(a[1], out _)) is not int p) return false;
+        pos = p;
+        return true;
     }
+
+    private static SqlValue Type(ReadOnlySpan<SqlValue> a)
+        => TryElement(a, out var doc, out int pos) ? SqlValue.Text(JsonValues.TypeName(doc.Span, pos)) : SqlValue.Null;
 
     /// <summary>
     /// json_valid(X, F): F's bits accept RFC 8259 text (1), JSON5 text (2), BLOBs that look like JSONB (4) and
@@ -273,15 +273,8 @@ internal static class JsonFunctions
 
     private static SqlValue ArrayLength(ReadOnlySpan<SqlValue> a)
     {
-        if (!JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
+        if (!TryElement(a, out var mem, out int pos)) return SqlValue.Null;
         var doc = mem.Span;
-        int pos = 0;
-        if (a.Length == 2)
-        {
-            if (a[1].IsNull) return SqlValue.Null;
-            if (Lookup(doc, PathBytes(a[1], out _)) is not int p) return SqlValue.Null;
-            pos = p;
-        }
         int h = Jsonb.Header(doc, pos, out int type, out int n);
         if (h == 0) JsonErrors.Malformed();
         if (type != Jsonb.Array) return SqlValue.Integer(0);
