@@ -75,9 +75,9 @@ internal static class JsonFunctions
 
     private static SqlValue Extract(ReadOnlySpan<SqlValue> a, bool jsonb)
     {
-        if (!JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
+        // Without a path SQLite answers NULL without reading the document.
+        if (a.Length == 1 || !JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
         var doc = mem.Span;
-        if (a.Length == 1) return SqlValue.Null;
         if (a.Length == 2)
         {
             if (a[1].IsNull) return SqlValue.Null;
