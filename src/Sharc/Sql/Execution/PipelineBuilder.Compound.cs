@@ -38,6 +38,8 @@ internal sealed partial class PipelineBuilder
             }
             case RecursiveRefSource rr:
                 return new RecursiveRefOperator(RecursiveRowOf(rr.Table), frame);
+            case TableFunctionSource t:
+                return new TableFunctionOperator(t.Function, [.. t.Arguments.Select(Compile)], frame, db);
             default:
                 throw new InvalidOperationException($"the source {source?.GetType().Name} cannot be executed here");
         }

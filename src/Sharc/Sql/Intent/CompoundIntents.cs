@@ -109,6 +109,9 @@ internal static class CompoundSources
                 if (r.Limit is not null) yield return r.Limit;
                 if (r.Offset is not null) yield return r.Offset;
                 break;
+            case TableFunctionSource t:
+                foreach (var e in t.Arguments) yield return e;
+                break;
         }
     }
 
@@ -121,6 +124,11 @@ internal static class CompoundSources
             {
                 var arms = RewriteAll(c.Arms, f);
                 return ReferenceEquals(arms, c.Arms) ? c : c with { Arms = arms };
+            }
+            case TableFunctionSource t:
+            {
+                var args = IntentRewriter.RewriteList(t.Arguments, f);
+                return ReferenceEquals(args, t.Arguments) ? t : t with { Arguments = [.. args] };
             }
             case ValuesSource v:
             {

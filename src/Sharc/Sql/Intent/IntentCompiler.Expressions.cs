@@ -206,7 +206,7 @@ internal sealed partial class IntentCompiler
     private IntentExpr Binary(SqlBinaryExpr b, Scope scope, Clause clause)
     {
         if (b.Operator is SqlBinaryOperator.JsonExtract or SqlBinaryOperator.JsonExtractValue)
-            Unsupported.Throw("the JSON operators -> and ->>", _sql, b.Start);
+            return JsonArrow(b, scope, clause);
         if (b.Operator is SqlBinaryOperator.Less or SqlBinaryOperator.LessOrEqual or SqlBinaryOperator.Greater or SqlBinaryOperator.GreaterOrEqual
                 or SqlBinaryOperator.Equal or SqlBinaryOperator.NotEqual or SqlBinaryOperator.Is or SqlBinaryOperator.IsNot
             && (IsRowOperand(b.Left) || IsRowOperand(b.Right)))

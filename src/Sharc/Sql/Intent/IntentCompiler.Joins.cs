@@ -30,7 +30,7 @@ internal sealed partial class IntentCompiler
             {
                 SqlTableRef t => CompileTableRef(t, parent),
                 SqlSubquerySource s => CompileSubquerySource(s, parent),
-                SqlTableFunctionRef f => Unsupported.Throw<IntentSource>("table-valued functions", _sql, f.Start),
+                SqlTableFunctionRef f => CompileTableFunction(f, parent, inJoin: true),
                 _ => Unsupported.Throw<IntentSource>("this FROM item", _sql, r.Source.Start),
             };
             int offset = columns.Count;
@@ -115,6 +115,7 @@ internal sealed partial class IntentCompiler
     {
         var raw = _pendingJoins[join];
         _pendingJoins.Remove(join);
+        CompileTableFunctionArguments(join, scope);
         for (int k = 1; k < join.Items.Count; k++)
         {
             var r = raw[k];

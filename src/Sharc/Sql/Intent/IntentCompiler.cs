@@ -214,7 +214,7 @@ internal sealed partial class IntentCompiler
                 return new SubquerySource(inner, s.Alias ?? "", SubqueryColumns(inner, null, s.Start));
             }
             case SqlTableFunctionRef f:
-                return Unsupported.Throw<IntentSource>("table-valued functions", _sql, f.Start);
+                return CompileTableFunction(f, parent, inJoin: false);
             default:
                 return Unsupported.Throw<IntentSource>("parenthesized FROM lists", _sql, from.First.Start);
         }
@@ -250,6 +250,9 @@ internal sealed partial class IntentCompiler
             var empty = new SharcView(t.Name, "", "SELECT NULL AS type, NULL AS name, NULL AS tbl_name, NULL AS rootpage, NULL AS sql WHERE 0", []);
             return ExpandView(empty, alias, t.Start, parent);
         }
+        // A table-valued function named without arguments (FROM pragma_user_version).
+        if (t.IndexedBy is null && Functions.TableValued.TableFunctions.TryGet(t.Name, out _))
+            return CompileTableFunction(new SqlTableFunctionRef(t.Schema, t.Name, [], t.Alias) { Start = t.Start, End = t.End }, parent, inJoin: false);
         throw Error($"no such table: {(t.Schema is null ? "" : t.Schema + ".")}{t.Name}", t.Start);
     }
 

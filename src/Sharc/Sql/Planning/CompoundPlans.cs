@@ -12,6 +12,7 @@ internal static class CompoundPlans
         MaterializedSource m => $"SCAN {m.Name} (MATERIALIZED)",
         RecursiveCteSource r => $"RECURSIVE {r.Name}" + (r.Ordering.Count > 0 ? " (PRIORITY QUEUE)" : " (QUEUE)"),
         RecursiveRefSource r => $"SCAN {r.Name} (RECURSIVE ROW)",
+        TableFunctionSource t => $"SCAN {t.Name} VIRTUAL TABLE",
         _ => "SCAN " + source.Name,
     };
 }

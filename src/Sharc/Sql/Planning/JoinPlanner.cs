@@ -115,6 +115,10 @@ internal static class JoinPlanner
             return new JoinStep(k, kind, JoinMethod.Loop, AccessPlan.Scan, null, null, And(placed), [], $"SCAN {name}");
         }
 
+        // A table-valued function is evaluated again for each outer row (its arguments may read it).
+        if (item.Source is TableFunctionSource && kind is JoinKind.Inner or JoinKind.Left)
+            return new JoinStep(k, kind, JoinMethod.Loop, AccessPlan.Scan, And(match), null, And(placed), [], $"SCAN {name} VIRTUAL TABLE{suffix}");
+
         var keys = HashKeys(seekTerms, k, bound, q.Frame, join);
         // Terms on the item alone are checked once, as it is read; a RIGHT or FULL join keeps failing rows (null-extended).
         var alone = new List<Term>();
@@ -175,6 +179,8 @@ internal static class JoinPlanner
             {
                 if ((bound & (1UL << k)) != 0) continue;
                 if (join.Items[k].Kind == JoinKind.Left && (bound & ((1UL << k) - 1)) != (1UL << k) - 1) continue;
+                // A table-valued function may read the items written before it: it waits for them.
+                if (join.Items[k].Source is TableFunctionSource && (bound & ((1UL << k) - 1)) != (1UL << k) - 1) continue;
                 double cost = Estimate(q, join, terms, needed[k], k, bound);
                 if (cost < bestCost)
                 {

@@ -26,14 +26,23 @@ internal readonly struct SqlValue
     private readonly byte[]? _bytes;
     private readonly SharcColumnType _type;
     private readonly bool _borrowed;
+    // SQLite's JSON subtype: TEXT made by a JSON function, embedded as JSON (not quoted) by the next one.
+    private readonly bool _json;
 
-    private SqlValue(SharcColumnType type, long word, byte[]? bytes, bool borrowed)
+    private SqlValue(SharcColumnType type, long word, byte[]? bytes, bool borrowed, bool json = false)
     {
         _type = type;
         _word = word;
         _bytes = bytes;
         _borrowed = borrowed;
+        _json = json;
     }
+
+    /// <summary>True for TEXT a JSON function returned (SQLite's subtype 'J'): JSON functions take it as JSON, not as a string.</summary>
+    public bool IsJson => _json;
+
+    /// <summary>The same TEXT marked as JSON (see <see cref="IsJson"/>).</summary>
+    public SqlValue AsJson() => _type == SharcColumnType.Text ? new(_type, _word, _bytes, _borrowed, json: true) : this;
 
     /// <summary>SQL NULL (also what <c>default(SqlValue)</c> is).</summary>
     public static SqlValue Null => default;
@@ -196,7 +205,7 @@ internal readonly struct SqlValue
     {
         if (!_borrowed) return this;
         var copy = Bytes.ToArray();
-        return new(_type, (long)copy.Length << 32, copy, false);
+        return new(_type, (long)copy.Length << 32, copy, false, _json);
     }
 
     /// <summary>The value as sqlite3_value_int64 reads it: reals truncate (saturating), text and blobs give their leading integer, NULL 0.</summary>

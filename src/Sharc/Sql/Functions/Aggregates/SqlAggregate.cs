@@ -75,6 +75,10 @@ internal static class AggregateFunctions
         ["ef_max"] = (1, 1),
         ["ef_min"] = (1, 1),
         ["ef_sum"] = (1, 1),
+        ["json_group_array"] = (1, 1),
+        ["jsonb_group_array"] = (1, 1),
+        ["json_group_object"] = (2, 2),
+        ["jsonb_group_object"] = (2, 2),
     };
 
     /// <summary>True when <paramref name="name"/> with <paramref name="argCount"/> arguments is an aggregate call (min and max only with one).</summary>
@@ -114,7 +118,7 @@ internal static class AggregateFunctions
             "min" => new MinMaxAggregate(max: false, collation),
             "sum" => new SumAggregate(SumAggregate.Kind.Sum),
             "total" => new SumAggregate(SumAggregate.Kind.Total),
-            var other => EfCoreFunctions.Aggregate(other)!,
+            var other => Json.JsonAggregates.Create(other) ?? EfCoreFunctions.Aggregate(other)!,
         };
         return distinct ? new DistinctAggregate(a, collation) : a;
     }
