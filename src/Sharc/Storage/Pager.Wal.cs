@@ -156,6 +156,7 @@ internal sealed partial class Pager
         }
         DataVersion++;
         ExternalChange = true;
+        ExternalCommits++;
         PublishVersion();
         return true;
     }

@@ -63,6 +63,7 @@ internal static class ScalarFunctions
         foreach (var f in MathExtensionFunctions.All()) d.Add(f.Name, f);
         foreach (var f in DateTimeFunctions.All()) d.Add(f.Name, f);
         foreach (var f in EfCoreFunctions.All()) d.Add(f.Name, f);
+        foreach (var f in SystemFunctions.All()) d.Add(f.Name, f);
         return d;
     }
 

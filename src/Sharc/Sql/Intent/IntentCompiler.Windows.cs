@@ -10,7 +10,7 @@ namespace Sharc.Sql.Intent;
 internal sealed partial class IntentCompiler
 {
     /// <summary>The built-in window functions that are not aggregates, with their argument counts.</summary>
-    private static readonly Dictionary<string, (int Min, int Max)> WindowOnly = new(StringComparer.OrdinalIgnoreCase)
+    internal static readonly Dictionary<string, (int Min, int Max)> WindowOnly = new(StringComparer.OrdinalIgnoreCase)
     {
         ["row_number"] = (0, 0),
         ["rank"] = (0, 0),
