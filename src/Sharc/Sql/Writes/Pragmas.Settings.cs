@@ -77,7 +77,11 @@ internal static partial class Pragmas
                 outcome = Rows(CompileOptionRows());
                 return true;
             case "function_list":
-                outcome = Rows(FunctionListRows());
+                outcome = Rows(FunctionListRows(db.UserFunctions.List().Select(f => new[]
+                {
+                    SqlValue.Text(f.Name), SqlValue.Integer(0), SqlValue.Text(f.Type), SqlValue.Text("utf8"),
+                    SqlValue.Integer(f.ArgCount), SqlValue.Integer(f.Deterministic ? 0x800 : 0),
+                })));
                 return true;
             case "table_list":
                 outcome = Rows(TableListRows(db, value));
