@@ -34,12 +34,16 @@ internal static class SystemFunctions
         "THREADSAFE=1",
     ];
 
+    /// <summary>
+    /// The functions, none deterministic (SQLite registers them without SQLITE_DETERMINISTIC: they describe the build,
+    /// not their arguments).
+    /// </summary>
     public static IEnumerable<ScalarFunction> All()
     {
-        yield return new ScalarFunction("sqlite_version", 0, 0, static (_, _) => SqlValue.Text(SqliteVersion));
-        yield return new ScalarFunction("sqlite_source_id", 0, 0, static (_, _) => SqlValue.Text(SqliteSourceId));
-        yield return new ScalarFunction("sqlite_compileoption_used", 1, 1, CompileOptionUsed);
-        yield return new ScalarFunction("sqlite_compileoption_get", 1, 1, CompileOptionGet);
+        yield return new ScalarFunction("sqlite_version", 0, 0, static (_, _) => SqlValue.Text(SqliteVersion), deterministic: false);
+        yield return new ScalarFunction("sqlite_source_id", 0, 0, static (_, _) => SqlValue.Text(SqliteSourceId), deterministic: false);
+        yield return new ScalarFunction("sqlite_compileoption_used", 1, 1, CompileOptionUsed, deterministic: false);
+        yield return new ScalarFunction("sqlite_compileoption_get", 1, 1, CompileOptionGet, deterministic: false);
         // SQLite writes to its error log, which Sharc does not keep: the call is accepted and returns NULL, as there.
         yield return new ScalarFunction("sqlite_log", 2, 2, static (_, _) => SqlValue.Null, deterministic: false);
         yield return new ScalarFunction("load_extension", 1, 2, LoadExtension, deterministic: false);
