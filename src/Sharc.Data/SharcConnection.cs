@@ -102,6 +102,7 @@ public sealed partial class SharcConnection : DbConnection
             throw new SharcException($"unable to open database file: {path} does not exist (Mode={mode} does not create it)");
         else
             _db = SharcDatabase.Open(path, open);
+        ApplyRegistrations(_db);
         _state = ConnectionState.Open;
         OnStateChange(new StateChangeEventArgs(ConnectionState.Closed, ConnectionState.Open));
     }

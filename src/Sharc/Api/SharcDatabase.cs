@@ -75,6 +75,9 @@ public sealed partial class SharcDatabase : IDisposable
     internal void ThrowIfDisposed()
     {
         if (_disposed) ThrowHelper.Disposed(nameof(SharcDatabase));
+        // Every entry point passes here: from now on this thread compiles SQL with this database's functions and
+        // collations (see UserFunctionRegistry.Current).
+        _userFunctions.MakeCurrent();
     }
 
     /// <summary>

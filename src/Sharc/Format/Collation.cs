@@ -42,6 +42,8 @@ internal static class CollationCompare
         if (name.Equals("NOCASE", StringComparison.OrdinalIgnoreCase)) { c = Collation.NoCase; return true; }
         if (name.Equals("RTRIM", StringComparison.OrdinalIgnoreCase)) { c = Collation.RTrim; return true; }
         if (name.Equals("EF_DECIMAL", StringComparison.OrdinalIgnoreCase)) { c = Collation.EfDecimal; return true; }
+        // A collation registered on the database running the statement (SharcDatabase.CreateCollation).
+        if (Sql.Functions.UserFunctionRegistry.Current is { } user && user.TryGetCollation(name, out c)) return true;
         c = Collation.Binary;
         return false;
     }
@@ -93,6 +95,8 @@ internal static class CollationCompare
                 return Sign(TrimSpaces(a).SequenceCompareTo(TrimSpaces(b)));
             case Collation.EfDecimal when DecimalText(a) is { } x && DecimalText(b) is { } y:
                 return x.CompareTo(y);
+            case var user when Sql.Functions.UserCollations.IsUser(user):
+                return Sql.Functions.UserCollations.Compare(user, a, b);
             default:
                 return Sign(a.SequenceCompareTo(b));
         }

@@ -25,6 +25,18 @@ public sealed class SharcSqlException : SharcException
         Offset = offset;
     }
 
+    private SharcSqlException(string sqliteMessage, Exception inner)
+        : base(sqliteMessage, inner)
+    {
+        SqliteMessage = sqliteMessage;
+    }
+
+    /// <summary>
+    /// An error thrown by a user-defined function, aggregate or collation while a statement ran: the message names
+    /// it, <see cref="Exception.InnerException"/> is what it threw, and there is no position (Line and Column are 0).
+    /// </summary>
+    internal static SharcSqlException FromUserCode(string message, Exception inner) => new(message, inner);
+
     /// <summary>The message alone, without the position, as SQLite would report it.</summary>
     public string SqliteMessage { get; }
 

@@ -37,6 +37,7 @@ internal sealed partial class Pager
             PageCount = headerCount != 0 && BinaryPrimitives.ReadUInt32BigEndian(header[92..]) == fileCounter ? headerCount : filePages;
             DataVersion++;
             ExternalChange = true;
+            ExternalCommits++;
             PublishVersion();
             return true;
         }

@@ -167,6 +167,7 @@ internal sealed partial class Pager
         PageCount = SoleWal.DbPageCount != 0 ? SoleWal.DbPageCount : FileHeaderPageCount(header);
         DataVersion++;
         ExternalChange = true;
+        ExternalCommits++;
         PublishVersion();
         return true;
     }

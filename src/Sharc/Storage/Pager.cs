@@ -22,7 +22,7 @@ internal sealed partial class Pager : IPageSource
     private readonly string _path;
     private readonly PageCache _cache;
     private readonly FileLock _lock;
-    private readonly TimeSpan _busyTimeout;
+    private TimeSpan _busyTimeout;
     private readonly Dictionary<uint, byte[]> _dirty = new();
     private readonly HashSet<uint> _journaled = new();
     private readonly Stack<byte[]> _pool = new();
@@ -109,7 +109,12 @@ internal sealed partial class Pager : IPageSource
     public FileLock Lock => _lock;
 
     /// <summary>How long a write or a read waits for another connection's (or thread's) lock.</summary>
-    public TimeSpan BusyTimeout => _busyTimeout;
+    public TimeSpan BusyTimeout
+    {
+        get => _busyTimeout;
+        // PRAGMA busy_timeout changes it for later waits; a wait already running keeps the timeout it started with.
+        set => _busyTimeout = value;
+    }
 
     /// <summary>The file system this pager writes through (an attached database is opened through the same one).</summary>
     public IStorageSystem Storage => _fs;
@@ -219,6 +224,9 @@ internal sealed partial class Pager : IPageSource
 
     /// <summary>Set when another connection's commit was noticed; the owner reloads its schema and clears it.</summary>
     public bool ExternalChange { get; set; }
+
+    /// <summary>How many commits of other connections this pager has noticed (PRAGMA data_version).</summary>
+    public long ExternalCommits { get; set; }
 
     /// <summary>Counts calls that may change a page, so a caller can tell whether an operation wrote anything.</summary>
     public long WriteCount { get; private set; }

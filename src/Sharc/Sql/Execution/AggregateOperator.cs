@@ -188,7 +188,9 @@ internal sealed class AggregateOperator : RowOperator
             for (int i = 0; i < accumulators.Length; i++)
             {
                 var call = _aggregates[i].Call;
-                accumulators[i] = AggregateFunctions.Create(call.Name, call.Arguments.Count, call.Distinct, call.Collation);
+                accumulators[i] = call.UserFactory is { } user
+                    ? (call.Distinct ? new DistinctAggregate(user(), call.Collation) : user())
+                    : AggregateFunctions.Create(call.Name, call.Arguments.Count, call.Distinct, call.Collation);
             }
             group = new Group(new SqlValue[_intent.Width], accumulators);
             _pool.Add(group);

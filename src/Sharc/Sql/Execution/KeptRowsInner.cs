@@ -172,6 +172,8 @@ internal sealed class KeptRowsInner : JoinInner
             case SharcColumnType.Text:
             {
                 var bytes = v.Bytes;
+                // A user collation may call any two texts equal: only a constant hash is consistent with it.
+                if (Functions.UserCollations.IsUser(collation)) return 0x2545f491;
                 if (collation == Collation.EfDecimal && CollationCompare.DecimalText(bytes) is { } d) return d.GetHashCode();
                 if (collation == Collation.RTrim) bytes = bytes.TrimEnd((byte)' ');
                 long h = 1469598103934665603;

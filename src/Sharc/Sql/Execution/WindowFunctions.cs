@@ -1,4 +1,5 @@
 using Sharc.Sql.Ast;
+using Sharc.Sql.Functions;
 using Sharc.Sql.Functions.Aggregates;
 using Sharc.Sql.Intent;
 using Sharc.Sql.Values;
@@ -139,8 +140,10 @@ internal static class WindowFunctions
         }
     }
 
-    private static long NthArgument(in SqlValue v)
+    private static long NthArgument(in SqlValue value)
     {
+        // sqlite3_value_numeric_type: text that spells a number counts as that number ('2' is 2).
+        var v = value.Type == SharcColumnType.Text && SqlTextNumber.TryAffinity(value.Bytes, preferInteger: false, out var n) ? n : value;
         long nth = v.Type switch
         {
             SharcColumnType.Integer => v.IntegerValue,
@@ -157,10 +160,21 @@ internal static class WindowFunctions
     /// </summary>
     private static void Aggregate(WindowCallIntent call, int slot, WindowPartition p, FrameBounds frame)
     {
-        var acc = AggregateFunctions.Create(call.Name, call.Arguments.Count, false, call.Collation);
+        var acc = call.UserFactory?.Invoke() ?? AggregateFunctions.Create(call.Name, call.Arguments.Count, false, call.Collation);
+        if (acc is UserAggregateBase { CanInvert: true } && frame.Exclude == SqlFrameExclude.NoOthers)
+        {
+            Sliding(call, acc, slot, p, frame);
+            return;
+        }
         var args = new SqlValue[call.Arguments.Count];
         bool running = frame.StartKind == SqlFrameBoundKind.UnboundedPreceding && frame.Exclude == SqlFrameExclude.NoOthers;
         int stepped = 0;
+        // SQLite's sum() steps rows into a sliding frame and takes them out with an inverse (every row of the
+        // partition up to the frame's end passes through it); once a non-integer has been stepped, the sum stays
+        // REAL for the rest of the partition. Recomputing per frame must keep that.
+        var sum = acc as SumAggregate;
+        bool sticky = false;
+        int entered = 0;
         for (int i = 0; i < p.Count; i++)
         {
             var (s, e) = p.Frame(i, frame);
@@ -171,11 +185,60 @@ internal static class WindowFunctions
             else
             {
                 acc.Reset();
+                if (sum is not null)
+                {
+                    for (; entered < e; entered++) sticky |= IsInexact(call, p.Row(entered));
+                    if (sticky) sum.MakeApproximate();
+                }
                 for (int j = s; j < e; j++)
                     if (!p.Excluded(j, i, frame.Exclude)) Step(call, acc, args, p.Row(j));
             }
             p.Row(i)[slot] = acc.Finish();
         }
+    }
+
+    /// <summary>
+    /// A user aggregate with an inverse step over frames that slide: rows entering the frame are stepped and rows
+    /// leaving it are removed with the inverse, so each row is stepped once and removed once. A frame that moves
+    /// backwards (it cannot with constant offsets) is summed afresh.
+    /// </summary>
+    private static void Sliding(WindowCallIntent call, SqlAggregate acc, int slot, WindowPartition p, FrameBounds frame)
+    {
+        var inv = (UserAggregateBase)acc;
+        var args = new SqlValue[call.Arguments.Count];
+        int start = 0, end = 0;
+        for (int i = 0; i < p.Count; i++)
+        {
+            var (s, e) = p.Frame(i, frame);
+            if (s < start || e < end)
+            {
+                acc.Reset();
+                start = end = s;
+            }
+            for (; end < e; end++) Step(call, acc, args, p.Row(end));
+            for (; start < s && start < end; start++)
+            {
+                var row = p.Row(start);
+                if (call.Filter >= 0 && !SqlLogic.IsTrue(row[call.Filter])) continue;
+                for (int a = 0; a < args.Length; a++) args[a] = row[call.Arguments[a]];
+                inv.Inverse(args);
+            }
+            if (start < s) start = end = s;
+            p.Row(i)[slot] = acc.Finish();
+        }
+    }
+
+    /// <summary>True when the row steps a value into sum() that is not an integer (after text's numeric affinity).</summary>
+    private static bool IsInexact(WindowCallIntent call, SqlValue[] row)
+    {
+        if (call.Filter >= 0 && !SqlLogic.IsTrue(row[call.Filter])) return false;
+        var v = row[call.Arguments[0]];
+        return v.Type switch
+        {
+            SharcColumnType.Null or SharcColumnType.Integer => false,
+            SharcColumnType.Text => !(SqlTextNumber.TryAffinity(v.Bytes, preferInteger: false, out var n) && n.Type == SharcColumnType.Integer),
+            _ => true,
+        };
     }
 
     private static void Step(WindowCallIntent call, SqlAggregate acc, SqlValue[] args, SqlValue[] row)

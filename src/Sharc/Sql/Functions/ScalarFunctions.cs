@@ -64,6 +64,7 @@ internal static class ScalarFunctions
         foreach (var f in DateTimeFunctions.All()) d.Add(f.Name, f);
         foreach (var f in EfCoreFunctions.All()) d.Add(f.Name, f);
         foreach (var f in Json.JsonFunctions.All()) d.Add(f.Name, f);
+        foreach (var f in SystemFunctions.All()) d.Add(f.Name, f);
         return d;
     }
 

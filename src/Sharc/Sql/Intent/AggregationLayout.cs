@@ -62,7 +62,7 @@ internal sealed class AggregationLayout
                 IntentEquality.SameList(a.Arguments, call.Arguments) && IntentEquality.Same(a.Filter, call.Filter))
                 return i;
         }
-        _aggregates.Add(new AggregateCall(call.Name.ToLowerInvariant(), call.Arguments, call.Distinct, call.Collation, call.Filter, call.Offset));
+        _aggregates.Add(new AggregateCall(call.Name.ToLowerInvariant(), call.Arguments, call.Distinct, call.Collation, call.Filter, call.Offset) { UserFactory = call.UserFactory });
         return _aggregates.Count - 1;
     }
 

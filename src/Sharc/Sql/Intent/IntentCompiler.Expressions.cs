@@ -266,6 +266,7 @@ internal sealed partial class IntentCompiler
 
     private IntentExpr Like(SqlLikeExpr l, Scope scope, Clause clause)
     {
+        if (UserLike(l, scope, clause) is { } user) return user;
         if (l.Operator is SqlLikeOperator.Regexp or SqlLikeOperator.Match)
             throw Error($"no such function: {(l.Operator == SqlLikeOperator.Regexp ? "REGEXP" : "MATCH")}", l.Start);
         var x = Expr(l.Operand, scope, clause);
@@ -402,8 +403,9 @@ internal sealed partial class IntentCompiler
         int argc = f.Star ? 0 : f.Arguments.Count;
         if (f.IsWindowCall) return WindowCall(f, scope, clause);
         if (IsWindowOnly(f.Name)) throw Error($"misuse of window function {f.Name}()", f.Start);
-        if (AggregateFunctions.IsAggregate(f.Name, argc)) return Aggregate(f, argc, scope, clause);
+        if (AggregateFunctions.IsAggregate(f.Name, argc) && !IsUserScalar(f.Name, argc)) return Aggregate(f, argc, scope, clause);
 
+        if (UserFunctionRegistry.Current is { IsEmpty: false } user && UserFunction(f, argc, user, scope, clause) is { } registered) return registered;
         if (f.Filter is not null) throw Error($"FILTER may not be used with non-aggregate {f.Name}()", f.Start);
         if (f.OrderBy.Count > 0) throw Error($"ORDER BY may not be used with non-aggregate {f.Name}()", f.Start);
         if (f.Star && !ScalarFunctions.Exists(f.Name) && !AggregateFunctions.Exists(f.Name))
@@ -466,9 +468,11 @@ internal sealed partial class IntentCompiler
                 throw Error($"misuse of aggregate: {f.Name}()", f.Start);
         }
         if (f.OrderBy.Count > 0) Unsupported.Throw("ORDER BY inside an aggregate call", _sql, f.OrderBy[0].Start);
+        var user = UserAggregate(f.Name, argc);
         try
         {
-            AggregateFunctions.Create(f.Name, argc, f.Distinct);
+            if (user is null) AggregateFunctions.Create(f.Name, argc, f.Distinct);
+            else if (f.Distinct && argc != 1) SqlErrors.Throw("DISTINCT aggregates must have exactly one argument");
         }
         catch (SqlRuntimeException e)
         {
@@ -504,6 +508,6 @@ internal sealed partial class IntentCompiler
                 break;
             }
         }
-        return new AggregateCallExpr(f.Name, args, f.Distinct, coll, filter) { Offset = f.Start };
+        return new AggregateCallExpr(f.Name, args, f.Distinct, coll, filter) { Offset = f.Start, UserFactory = user };
     }
 }

@@ -10,7 +10,7 @@ namespace Sharc.Sql.Intent;
 internal sealed partial class IntentCompiler
 {
     /// <summary>The built-in window functions that are not aggregates, with their argument counts.</summary>
-    private static readonly Dictionary<string, (int Min, int Max)> WindowOnly = new(StringComparer.OrdinalIgnoreCase)
+    internal static readonly Dictionary<string, (int Min, int Max)> WindowOnly = new(StringComparer.OrdinalIgnoreCase)
     {
         ["row_number"] = (0, 0),
         ["rank"] = (0, 0),
@@ -38,7 +38,8 @@ internal sealed partial class IntentCompiler
             throw Error($"misuse of window function {f.Name}()", f.Start);
         if (scope.WindowDefinitions is null) Unsupported.Throw("window functions here", _sql, f.Start);
         int argc = f.Star ? 0 : f.Arguments.Count;
-        bool aggregate = AggregateFunctions.IsAggregate(f.Name, argc);
+        var user = UserAggregate(f.Name, argc);
+        bool aggregate = user is not null || AggregateFunctions.IsAggregate(f.Name, argc);
         if (!aggregate)
         {
             if (!WindowOnly.TryGetValue(f.Name, out var arity))
@@ -54,7 +55,7 @@ internal sealed partial class IntentCompiler
         if (f.OrderBy.Count > 0) Unsupported.Throw("ORDER BY inside an aggregate call", _sql, f.OrderBy[0].Start);
 
         var spec = f.Over is not null ? ResolveWindow(f.Over, scope, f.Start) : NamedWindow(f.OverWindowName!, scope, f.Start);
-        var call = new PendingWindowCall(f.Name.ToLowerInvariant(), aggregate, f.Start);
+        var call = new PendingWindowCall(f.Name.ToLowerInvariant(), aggregate, f.Start) { UserFactory = user };
         scope.InWindowCall = true;
         try
         {
@@ -164,7 +165,7 @@ internal sealed partial class IntentCompiler
             var partition = c.Partition.Select(Intern).ToArray();
             var collations = c.Partition.Select(p => CollationRules.Of(p) ?? Collation.Binary).ToArray();
             var order = c.Order.Select(o => new OrderingIntent(Intern(o.Expr), o.Descending, o.NullsFirst, CollationRules.Of(o.Expr) ?? Collation.Binary)).ToArray();
-            calls.Add(new WindowCallIntent(c.Name, c.IsAggregate, args, filter, partition, collations, order, c.Frame, c.Collation, c.Offset));
+            calls.Add(new WindowCallIntent(c.Name, c.IsAggregate, args, filter, partition, collations, order, c.Frame, c.Collation, c.Offset) { UserFactory = c.UserFactory });
         }
 
         for (int i = 0; i < post.Count; i++)

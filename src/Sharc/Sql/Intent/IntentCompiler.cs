@@ -408,7 +408,7 @@ internal sealed partial class IntentCompiler
 
     /// <summary>True when <paramref name="e"/> calls an aggregate outside any subquery (what makes a query aggregate).</summary>
     private static bool ContainsAggregate(SqlExpr e) => AstWalker.Any(e, static x =>
-        x is SqlFunctionExpr f && !f.IsWindowCall && Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count));
+        x is SqlFunctionExpr f && !f.IsWindowCall && (Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) || UserAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) is not null));
 
     /// <summary>
     /// SQLite answers a WHERE term "col IN (subquery)" by seeking an index led by col with each value of the subquery,

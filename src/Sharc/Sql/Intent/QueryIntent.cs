@@ -36,7 +36,11 @@ internal sealed record OrderingIntent(int Projection, bool Descending, bool Null
 /// An aggregate call: its arguments (evaluated on each input row), DISTINCT, the argument collation (min, max,
 /// DISTINCT) and an optional FILTER.
 /// </summary>
-internal sealed record AggregateCall(string Name, IReadOnlyList<IntentExpr> Arguments, bool Distinct, Collation Collation, IntentExpr? Filter, int Offset);
+internal sealed record AggregateCall(string Name, IReadOnlyList<IntentExpr> Arguments, bool Distinct, Collation Collation, IntentExpr? Filter, int Offset)
+{
+    /// <summary>Makes the accumulator of a user-defined aggregate; null for built-ins.</summary>
+    public Func<Functions.Aggregates.SqlAggregate>? UserFactory { get; init; }
+}
 
 /// <summary>
 /// The grouping of an aggregate query. The aggregated row of each group is laid out as the group keys, then the

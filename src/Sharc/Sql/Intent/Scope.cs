@@ -83,6 +83,9 @@ internal sealed class PendingWindowCall(string name, bool isAggregate, int offse
     public WindowFrameIntent Frame { get; set; } = WindowFrameIntent.Default;
     public Sharc.Format.Collation Collation { get; set; }
 
+    /// <summary>Makes the accumulator of a user-defined aggregate window function; null for built-ins.</summary>
+    public Func<Functions.Aggregates.SqlAggregate>? UserFactory { get; set; }
+
     /// <summary>Rewrites every expression of the call.</summary>
     public void Map(Func<IntentExpr, IntentExpr> map)
     {
@@ -100,4 +103,8 @@ internal sealed record RawResult(IntentExpr Expr, string Name, string? Alias, Sh
 /// An aggregate call as first compiled: it stands in the result list, HAVING or ORDER BY until the aggregation is
 /// laid out, and is then replaced by an <see cref="AggregateSlotExpr"/>. It never reaches the executor.
 /// </summary>
-internal sealed record AggregateCallExpr(string Name, IReadOnlyList<IntentExpr> Arguments, bool Distinct, Sharc.Format.Collation Collation, IntentExpr? Filter) : IntentExpr;
+internal sealed record AggregateCallExpr(string Name, IReadOnlyList<IntentExpr> Arguments, bool Distinct, Sharc.Format.Collation Collation, IntentExpr? Filter) : IntentExpr
+{
+    /// <summary>Makes the accumulator of a user-defined aggregate (registered on the database); null for built-ins.</summary>
+    public Func<Functions.Aggregates.SqlAggregate>? UserFactory { get; init; }
+}

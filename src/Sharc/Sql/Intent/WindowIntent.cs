@@ -37,7 +37,11 @@ internal sealed record WindowCallIntent(
     IReadOnlyList<OrderingIntent> Order,
     WindowFrameIntent Frame,
     Collation Collation,
-    int Offset);
+    int Offset)
+{
+    /// <summary>Makes the accumulator of a user-defined aggregate window function; null for built-ins.</summary>
+    public Func<Functions.Aggregates.SqlAggregate>? UserFactory { get; init; }
+}
 
 /// <summary>
 /// The window stage of a query level, run after WHERE, grouping and HAVING and before the projection, as SQLite runs

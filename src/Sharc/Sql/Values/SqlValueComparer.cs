@@ -14,7 +14,7 @@ internal sealed class SqlValueComparer : IEqualityComparer<SqlValue>
     private SqlValueComparer(Collation collation) => Collation = collation;
 
     /// <summary>The comparer for <paramref name="collation"/>.</summary>
-    public static SqlValueComparer For(Collation collation) => ByCollation[(int)collation];
+    public static SqlValueComparer For(Collation collation) => (int)collation < ByCollation.Length ? ByCollation[(int)collation] : new(collation);
 
     /// <summary>The collation TEXT values are compared with.</summary>
     public Collation Collation { get; }
@@ -51,6 +51,8 @@ internal sealed class SqlValueComparer : IEqualityComparer<SqlValue>
 
     private int HashText(ReadOnlySpan<byte> s)
     {
+        // A user collation may call any two texts equal: only a constant hash is consistent with it.
+        if (Functions.UserCollations.IsUser(Collation)) return 0x2545f491;
         // "1.0" and "1.00" are equal under EF_DECIMAL: hash the decimal (whose hash ignores trailing zeros).
         if (Collation == Collation.EfDecimal && CollationCompare.DecimalText(s) is { } d) return d.GetHashCode();
         if (Collation == Collation.RTrim)

@@ -86,6 +86,12 @@ internal sealed class SumAggregate : SqlAggregate
         Add(v.ToDouble());
     }
 
+    /// <summary>Makes the result REAL whatever is stepped next (a window's sum after a non-integer has been in its frame).</summary>
+    public void MakeApproximate()
+    {
+        if (!_approximate) SwitchToReal();
+    }
+
     private void SwitchToReal()
     {
         _approximate = true;

@@ -88,6 +88,9 @@ internal static class AggregateFunctions
     /// <summary>True when an aggregate of that name exists (with any argument count).</summary>
     public static bool Exists(string name) => Arity.ContainsKey(name);
 
+    /// <summary>Each aggregate's name and accepted argument counts, for PRAGMA function_list.</summary>
+    public static IEnumerable<(string Name, int Min, int Max)> Signatures() => Arity.Select(a => (a.Key, a.Value.Min, a.Value.Max));
+
     /// <summary>
     /// A new accumulator, or false when no aggregate takes that name and argument count. <c>count(*)</c> is
     /// count with no arguments. <paramref name="collation"/> is the argument's (for min, max and DISTINCT).
