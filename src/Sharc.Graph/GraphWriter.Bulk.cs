@@ -5,8 +5,7 @@ public sealed partial class GraphWriter
     /// <summary>
     /// Adds many nodes and edges in one transaction (the caller's when one is open): the nodes in the order given,
     /// each checked for a duplicate key by an index seek, then the edges, ordered by source key first (stable) so
-    /// that the outgoing-edge index is filled in key order rather than at random — edge rowids follow that order
-    /// (with <paramref name="rebuildIndexes"/>, the order given).
+    /// that the outgoing-edge index is filled in key order rather than at random — edge rowids follow that order.
     /// The edges are held in memory (an array of the records) for the sort. Nothing is written when a record is
     /// refused in the load's own transaction.
     /// </summary>
@@ -26,8 +25,7 @@ public sealed partial class GraphWriter
     {
         ArgumentNullException.ThrowIfNull(nodes);
         ArgumentNullException.ThrowIfNull(edges);
-        // Key order only helps indexes kept up to date row by row; rebuilt ones are sorted when they are built.
-        var ordered = rebuildIndexes ? edges.ToArray() : OrderBySource(edges);
+        var ordered = OrderBySource(edges);
         using var tx = Begin();
         int nodeCount = 0;
         foreach (var n in nodes)
