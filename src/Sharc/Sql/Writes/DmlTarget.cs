@@ -64,6 +64,8 @@ internal static class DmlTarget
     public static List<SqlValue[]> RunQuery(SharcDatabase db, string sql, SqlStatement statement, SqlWithClause? with, IReadOnlyList<SqlResultColumn> columns,
         SqlJoinClause from, SqlExpr? where, SqlValue[] parameters, bool cacheable = false)
     {
+        // A kept plan was made from this same select, which passed the check below then: nothing to build again.
+        if (cacheable && TryKeptPlan(db, sql, statement, out var kept)) return Run(db, kept, parameters, out _);
         // The statement's own expressions are not a SELECT's result columns: a window there is misused, as in SQLite.
         foreach (var column in columns)
         {
@@ -95,13 +97,26 @@ internal static class DmlTarget
     /// </remarks>
     public static List<SqlValue[]> RunSelect(SharcDatabase db, string sql, SqlSelectStatement select, SqlValue[] parameters, out int width, SqlStatement? planKey = null)
     {
-        QueryPlan plan;
-        if (planKey is null) plan = QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
-        else if (!Plans.TryGetValue(planKey, out var kept) || !ReferenceEquals(kept.Sql, sql) || !db.IsCurrent(plan = kept.Plan))
+        if (planKey is null || !TryKeptPlan(db, sql, planKey, out var plan))
         {
             plan = QueryPlan.Create(db.Schema, sql, select, db.TempViewSet);
-            Plans.AddOrUpdate(planKey, new KeptPlan(sql, plan));
+            if (planKey is not null) Plans.AddOrUpdate(planKey, new KeptPlan(sql, plan));
         }
+        return Run(db, plan, parameters, out width);
+    }
+
+    /// <summary>The plan kept with <paramref name="key"/>, when it was made for this text and is still current.</summary>
+    private static bool TryKeptPlan(SharcDatabase db, string sql, SqlStatement key, out QueryPlan plan)
+    {
+        plan = null!;
+        if (!Plans.TryGetValue(key, out var kept) || !ReferenceEquals(kept.Sql, sql) || !db.IsCurrent(kept.Plan)) return false;
+        plan = kept.Plan;
+        return true;
+    }
+
+    /// <summary>Runs a planned SELECT to completion and returns its rows (owned values).</summary>
+    private static List<SqlValue[]> Run(SharcDatabase db, QueryPlan plan, SqlValue[] parameters, out int width)
+    {
         width = plan.Columns.Length;
         var execution = new QueryExecution(db, plan, ownedByReader: false);
         try
