@@ -16,14 +16,19 @@ internal static class SltEngines
 /// </summary>
 /// <remarks>
 /// Each engine owns a database file in a directory of its own under the temp folder, deleted on dispose.
-/// Statements run inside one transaction kept open between them (a failing statement is undone alone, as in SQLite),
-/// so a file's setup costs one set of syncs rather than one per row; the file's own transaction control ends it first.
+/// The reference harness runs every record in autocommit. Statements here run inside one transaction kept open between
+/// them (a failing statement is undone alone, as in SQLite), so a file's setup costs one set of syncs rather than one
+/// per row — which gives the same answers only while nothing depends on being outside a transaction. The file's own
+/// transaction control ends the kept transaction first; so does any PRAGMA, ATTACH, DETACH or VACUUM (SQLite ignores
+/// <c>PRAGMA foreign_keys</c> inside a transaction and refuses the others), and after the first PRAGMA the engine runs
+/// in real autocommit for the rest of the file, because deferred foreign keys are checked at each statement's commit.
 /// </remarks>
 internal sealed class SharcSltEngine : ISltEngine
 {
     private readonly string _directory;
     private readonly SharcDatabase _db;
     private SharcTransaction? _transaction;
+    private bool _autocommit;
 
     public SharcSltEngine()
     {
@@ -36,7 +41,7 @@ internal sealed class SharcSltEngine : ISltEngine
 
     public void Execute(string sql)
     {
-        if (IsTransactionControl(sql))
+        if (NeedsAutocommit(sql))
         {
             Commit();
             _db.Execute(sql);
@@ -48,6 +53,7 @@ internal sealed class SharcSltEngine : ISltEngine
 
     public IReadOnlyList<object?[]> Query(string sql)
     {
+        if (NeedsAutocommit(sql)) Commit();
         using var reader = _db.Query(sql);
         var rows = new List<object?[]>();
         while (reader.Read())
@@ -59,10 +65,37 @@ internal sealed class SharcSltEngine : ISltEngine
         return rows;
     }
 
-    private static bool IsTransactionControl(string sql)
+    /// <summary>Whether <paramref name="sql"/> must run outside the kept transaction (and, for a PRAGMA, from now on every statement).</summary>
+    private bool NeedsAutocommit(string sql)
     {
-        string word = sql.TrimStart().Split((char[])[' ', '\t', '\n', '\r', ';'], 2)[0].ToUpperInvariant();
-        return word is "BEGIN" or "COMMIT" or "END" or "ROLLBACK" or "SAVEPOINT" or "RELEASE";
+        string word = FirstKeyword(sql);
+        if (word == "PRAGMA") _autocommit = true;
+        return _autocommit
+            || word is "BEGIN" or "COMMIT" or "END" or "ROLLBACK" or "SAVEPOINT" or "RELEASE" or "ATTACH" or "DETACH" or "VACUUM";
+    }
+
+    /// <summary>The statement's first keyword in upper case, after whitespace and <c>--</c> / <c>/* */</c> comments.</summary>
+    internal static string FirstKeyword(string sql)
+    {
+        int i = 0;
+        while (i < sql.Length)
+        {
+            if (char.IsWhiteSpace(sql[i])) i++;
+            else if (i + 1 < sql.Length && sql[i] == '-' && sql[i + 1] == '-')
+            {
+                int end = sql.IndexOf('\n', i);
+                i = end < 0 ? sql.Length : end + 1;
+            }
+            else if (i + 1 < sql.Length && sql[i] == '/' && sql[i + 1] == '*')
+            {
+                int end = sql.IndexOf("*/", i + 2, StringComparison.Ordinal);
+                i = end < 0 ? sql.Length : end + 2;
+            }
+            else break;
+        }
+        int start = i;
+        while (i < sql.Length && char.IsAsciiLetter(sql[i])) i++;
+        return sql[start..i].ToUpperInvariant();
     }
 
     private void Commit()
