@@ -80,7 +80,7 @@ public partial class SharcDataReader
             SharcColumnType.Null => null,
             SharcColumnType.Integer => v.Integer.ToString(CultureInfo.InvariantCulture),
             SharcColumnType.Real => ValueConvert.RealToText(v.Real),
-            _ => TextCodec.For(_encoding).GetString(v.Bytes),
+            _ => TextCodec.GetString(_encoding, v.Bytes),
         };
     }
 
@@ -137,7 +137,7 @@ public partial class SharcDataReader
             SharcColumnType.Null => null,
             SharcColumnType.Integer => v.Integer,
             SharcColumnType.Real => v.Real,
-            SharcColumnType.Text => TextCodec.For(_encoding).GetString(v.Bytes),
+            SharcColumnType.Text => TextCodec.GetString(_encoding, v.Bytes),
             _ => v.Bytes.ToArray(),
         };
     }

@@ -28,6 +28,10 @@ internal static class TextCodec
         SharcTextEncoding.Utf16BE => Utf16BE,
         _ => Encoding.UTF8,
     };
+
+    /// <summary>Stored text as a .NET string, invalid UTF-8 repaired as SQLite repairs it (<see cref="SqliteUtf8"/>).</summary>
+    public static string GetString(SharcTextEncoding enc, ReadOnlySpan<byte> bytes)
+        => enc == SharcTextEncoding.Utf8 ? SqliteUtf8.GetString(bytes) : For(enc).GetString(bytes);
 }
 
 /// <summary>

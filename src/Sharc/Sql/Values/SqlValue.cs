@@ -269,7 +269,7 @@ internal readonly struct SqlValue
         SharcColumnType.Null => null,
         SharcColumnType.Integer => _word.ToString(CultureInfo.InvariantCulture),
         SharcColumnType.Real => ValueConvert.RealToText(RealValue),
-        _ => Encoding.UTF8.GetString(Bytes),
+        _ => SqliteUtf8.GetString(Bytes),
     };
 
     /// <summary>The value as a .NET object: null, long, double, string (TEXT) or byte[] (BLOB, a copy).</summary>
@@ -278,7 +278,7 @@ internal readonly struct SqlValue
         SharcColumnType.Null => null,
         SharcColumnType.Integer => _word,
         SharcColumnType.Real => RealValue,
-        SharcColumnType.Text => Encoding.UTF8.GetString(Bytes),
+        SharcColumnType.Text => SqliteUtf8.GetString(Bytes),
         _ => Bytes.ToArray(),
     };
 
