@@ -323,6 +323,7 @@ internal sealed partial class TableWriter
         if (existing is not null)
         {
             if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
+            ThrowIfReplaceFiresDeleteTriggers();
             _record.CopyTo(_saved, 0);
             DeleteWithoutRowId(existing);
             if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
@@ -335,6 +336,7 @@ internal sealed partial class TableWriter
             var found = FindIndexEntry(ix, out _);
             if (found is null) continue;
             if (!replace) throw Unique(ix);
+            ThrowIfReplaceFiresDeleteTriggers();
             DeleteWithoutRowIdByIndexEntry(ix, found);
         }
         var record = BuildRecord();
@@ -431,10 +433,22 @@ internal sealed partial class TableWriter
     /// <summary>Deletes a conflicting row while an insert is under way (the record being inserted is kept).</summary>
     private void DeletePreservingRecord(long rowId)
     {
+        ThrowIfReplaceFiresDeleteTriggers();
         _deletedDuringInsert = true;
         _record.CopyTo(_saved, 0);
         DeleteRow(rowId);
         _saved.CopyTo(_record, 0);
+    }
+
+    /// <summary>
+    /// With recursive_triggers on, SQLite fires DELETE triggers for the rows REPLACE deletes; Sharc does not fire
+    /// triggers from inside a row write, so it refuses rather than silently skipping them.
+    /// </summary>
+    private void ThrowIfReplaceFiresDeleteTriggers()
+    {
+        if (_db.Settings.RecursiveTriggers && _db.TriggerRunner.For(_table, Sql.Ast.SqlTriggerEvent.Delete) is not null)
+            throw new NotSupportedException(
+                $"REPLACE deleting a row of {_table.Name}, which has DELETE triggers, while PRAGMA recursive_triggers is on is not supported");
     }
 
     /// <summary>Deletes the row with <paramref name="rowId"/> and its index entries; false when there is none.</summary>

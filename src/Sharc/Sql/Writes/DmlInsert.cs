@@ -95,8 +95,9 @@ internal sealed class DmlInsert : IDisposable
         var writer = db.WriterFor(_table.Name);
         _triggers = writer.HasTriggers ? db.TriggerRunner.For(_table, SqlTriggerEvent.Insert) : null;
         int changes = 0;
-        // As in SQLite, a trigger's inserts leave last_insert_rowid() as the firing statement left it.
-        _session = db.TriggerDepth == 0 ? db.Session : null;
+        // Inside a trigger program too: the program's later statements see its inserts, and TriggerRunner puts the
+        // firing statement's value back when the program ends, as SQLite does.
+        _session = db.Session;
         if (_insert.Source is null)
         {
             InsertRow(writer, upsert, returning, ref changes);

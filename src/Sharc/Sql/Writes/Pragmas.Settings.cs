@@ -24,6 +24,9 @@ internal sealed class ConnectionSettings
 
     public bool WritableSchema;
 
+    /// <summary>PRAGMA recursive_triggers: a trigger may fire while it is already running (to SQLite's depth limit).</summary>
+    public bool RecursiveTriggers;
+
     public TimeSpan ReadOnlyBusyTimeout = TimeSpan.FromSeconds(5);
 }
 

@@ -47,8 +47,8 @@ internal static partial class Pragmas
                 if (!db.InExplicitTransaction) db.ForeignKeysEnabled = Boolean(value, sql, pragma);
                 return StatementOutcome.None;
             case "recursive_triggers":
-                if (value is null) return Single(name, SqlValue.Integer(0));
-                if (Boolean(value, sql, pragma)) Unsupported.Throw("PRAGMA recursive_triggers = ON", "a trigger never fires while it is already running", sql, pragma.Start);
+                if (value is null) return Single(name, SqlValue.Integer(db.Settings.RecursiveTriggers ? 1 : 0));
+                db.Settings.RecursiveTriggers = Boolean(value, sql, pragma);
                 return StatementOutcome.None;
             case "journal_mode":
                 return JournalMode(db, value, sql, pragma);

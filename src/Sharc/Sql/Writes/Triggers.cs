@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Sharc.Format;
 using Sharc.Schema.Parsing;
 using Sharc.Sql.Ast;
@@ -21,8 +22,10 @@ internal sealed record TriggerProgram(SharcTrigger Stored, SqlCreateTriggerState
 /// Fires triggers as SQLite does (FOR EACH ROW; BEFORE, AFTER and INSTEAD OF; WHEN; UPDATE OF; RAISE). A trigger's
 /// NEW and OLD rows are handed to its statements as parameter slots (<see cref="TriggerRows"/>); its statements run
 /// through the ordinary SQL write engine inside the statement that fired them (no savepoint of their own: a failure
-/// undoes the whole firing statement). recursive_triggers is off: a trigger never fires while it is already running,
-/// and rows deleted by REPLACE fire no DELETE trigger.
+/// undoes the whole firing statement). With recursive_triggers off (the default) a trigger never fires while it is
+/// already running, and rows deleted by REPLACE fire no DELETE trigger; with it on, triggers nest to SQLite's depth
+/// limit (or as deep as the thread's stack allows, with the same error), and a REPLACE that would delete a row of a
+/// table with DELETE triggers is refused as not supported.
 /// </summary>
 internal sealed class TriggerRunner : ITriggerHook
 {
@@ -121,10 +124,13 @@ internal sealed class TriggerRunner : ITriggerHook
     {
         foreach (var p in programs)
         {
-            if (_active.Contains(p)) continue; // recursive_triggers is off
-            if (_active.Count >= MaxDepth) throw new SharcException("too many levels of trigger recursion");
+            if (!_db.Settings.RecursiveTriggers && _active.Contains(p)) continue;
+            if (_active.Count >= MaxDepth || !RuntimeHelpers.TryEnsureSufficientExecutionStack())
+                throw new SharcException("too many levels of trigger recursion");
             _active.Add(p);
             _db.TriggerDepth++;
+            var session = _db.Session;
+            var saved = session.Save();
             try
             {
                 using var scope = IntentCompiler.EnterTrigger(rows);
@@ -143,6 +149,7 @@ internal sealed class TriggerRunner : ITriggerHook
             }
             finally
             {
+                session.Restore(saved);
                 _active.RemoveAt(_active.Count - 1);
                 _db.TriggerDepth--;
             }
@@ -157,8 +164,11 @@ internal sealed class TriggerRunner : ITriggerHook
         return rx.IsTrue(0);
     }
 
-    /// <summary>A trigger's writes count in total_changes() (not in changes(), which stays the firing statement's).</summary>
-    private void Counted(StatementOutcome outcome) => _db.Session.AddTriggerChanges(outcome.Changes);
+    /// <summary>
+    /// A trigger's writes count in total_changes(); changes() reports each to the program's later statements, and
+    /// the firing statement's own count replaces it when the program ends.
+    /// </summary>
+    private void Counted(StatementOutcome outcome) => _db.Session.TriggerStatementDone(outcome.Changes);
 
     private void RunStep(string sql, SqlStatement statement, TriggerRows rows, SqlValue[] slots, SqlConflictAction conflict)
     {
