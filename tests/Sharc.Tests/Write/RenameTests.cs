@@ -50,6 +50,23 @@ public sealed class RenameTests
     }
 
     [Fact]
+    public void Rename_column_follows_into_trigger_bodies_statement_by_statement()
+    {
+        using var twin = Build(
+            "CREATE TABLE t(a, b, c)",
+            "CREATE TABLE log(x, y, a)",
+            "CREATE TRIGGER tr AFTER INSERT ON t WHEN new.a > 0 BEGIN INSERT INTO log(x, y) VALUES(new.a, (SELECT count(a) FROM t WHERE a = new.a)); UPDATE t SET b = new.a WHERE a = new.a; DELETE FROM log WHERE a = 1 AND x IN (SELECT a FROM t); END",
+            "CREATE TRIGGER tr2 AFTER UPDATE OF a ON t BEGIN DELETE FROM log WHERE x = old.a; SELECT a FROM log; END",
+            "CREATE TRIGGER tr3 AFTER INSERT ON log BEGIN UPDATE t SET c = new.x WHERE t.a = new.x; INSERT INTO t(a, b) SELECT x, a FROM log WHERE a > 0; END");
+        twin.Both("ALTER TABLE t RENAME COLUMN a TO aa", d => d.RenameColumn("t", "a", "aa"));
+        twin.AssertSame(SchemaRows);
+        twin.Both("ALTER TABLE log RENAME COLUMN x TO xx", d => d.RenameColumn("log", "x", "xx"));
+        twin.AssertSame(SchemaRows);
+        twin.Both("ALTER TABLE log RENAME COLUMN a TO \"the a\"", d => d.RenameColumn("log", "a", "the a"));
+        twin.AssertSame(SchemaRows);
+    }
+
+    [Fact]
     public void Rename_column_errors_match_sqlite()
     {
         using var twin = Build("CREATE TABLE t(a, b)");

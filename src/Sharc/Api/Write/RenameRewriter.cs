@@ -74,6 +74,7 @@ internal static class RenameRewriter
         qualifiers.AddRange(Aliases(sql, tokens, table));
         if (kind == "trigger" && own) qualifiers.AddRange(["new", "old"]);
         bool readsTable = kind == "view" && TableTokens(sql, tokens, table).Count > 0;
+        var bodyReads = kind == "trigger" ? TriggerTokensReading(sql, tokens, table) : null;
         for (int i = 0; i < tokens.Count; i++)
         {
             var t = tokens[i];
@@ -94,8 +95,52 @@ internal static class RenameRewriter
             if (kind is "table" or "index" && own && i > firstParen) hits.Add(i);
             else if (readsTable) hits.Add(i);
             else if (kind == "trigger" && own && InUpdateOfList(sql, tokens, i)) hits.Add(i);
+            else if (bodyReads is not null && bodyReads.Contains(i)) hits.Add(i);
         }
         return Replace(sql, tokens, hits, t => t.Kind == SqlTokenKind.Identifier && IsPlainIdentifier(newName) ? newName : QuoteTable(newName));
+    }
+
+    /// <summary>
+    /// The tokens of a trigger body whose unqualified column names read <paramref name="table"/>: those in a statement
+    /// or subquery that names the table itself (as target, in FROM, in an INSERT column list) — not those of a
+    /// subquery or statement reading other tables. A parenthesis opening a SELECT starts a scope of its own, as does
+    /// the SELECT of an INSERT; any other parenthesis (a column list, VALUES, function arguments) belongs to the scope
+    /// around it.
+    /// </summary>
+    private static HashSet<int> TriggerTokensReading(string sql, List<SqlToken> tokens, string table)
+    {
+        var reading = new HashSet<int>();
+        int begin = tokens.FindIndex(t => Word(sql, t, "BEGIN"));
+        if (begin < 0) return reading;
+        var scopeOf = new int[tokens.Count];
+        var readingScopes = new HashSet<int>();
+        var stack = new Stack<int>();
+        int scopes = 0, current = scopes++, start = begin + 1;
+        for (int i = start; i < tokens.Count; i++)
+        {
+            var k = tokens[i].Kind;
+            if (k == SqlTokenKind.LeftParen)
+            {
+                stack.Push(current);
+                scopeOf[i] = current;
+                if (i + 1 < tokens.Count && (Word(sql, tokens[i + 1], "SELECT") || Word(sql, tokens[i + 1], "WITH"))) current = scopes++;
+                continue;
+            }
+            if (k == SqlTokenKind.RightParen && stack.Count > 0) current = stack.Pop();
+            // INSERT … SELECT: the SELECT reads its own FROM, not the target whose column list came before it.
+            if (stack.Count == 0 && i > start && Word(sql, tokens[i], "SELECT")
+                && (Word(sql, tokens[start], "INSERT") || Word(sql, tokens[start], "REPLACE"))) current = scopes++;
+            scopeOf[i] = current;
+            if (stack.Count == 0 && (k == SqlTokenKind.Semicolon || i == tokens.Count - 1))
+            {
+                foreach (int t in TableTokens(sql, tokens.GetRange(start, i - start), table)) readingScopes.Add(scopeOf[start + t]);
+                for (int j = start; j < i; j++) if (readingScopes.Contains(scopeOf[j])) reading.Add(j);
+                readingScopes.Clear();
+                current = scopes++;
+                start = i + 1;
+            }
+        }
+        return reading;
     }
 
     /// <summary>Names given to <paramref name="table"/> in FROM clauses ("FROM t AS x", "FROM t x").</summary>
