@@ -14,8 +14,8 @@ public sealed partial class SharcDatabase
     internal SharcAutoVacuum? PendingAutoVacuum { get; set; }
 
     /// <summary>
-    /// A page size set (PRAGMA page_size) while the database had content: VACUUM INTO's copy takes it, as in SQLite;
-    /// an in-place VACUUM keeps the file's page size (Sharc does not yet rewrite a file at another page size).
+    /// A page size set (PRAGMA page_size) while the database had content: the next VACUUM applies it in rollback-journal
+    /// mode, and VACUUM INTO's copy takes it, as in SQLite.
     /// </summary>
     internal int? PendingPageSize { get; set; }
 
@@ -25,7 +25,9 @@ public sealed partial class SharcDatabase
     /// encoding and auto_vacuum mode kept), which then overwrites the file in one transaction, journaled (or logged
     /// in WAL mode) like any commit: a crash at any point leaves either the old database or the new one. Afterwards
     /// the freelist is empty and the file holds only the pages its content needs. The image is built in memory, so
-    /// the database must fit in memory. An encrypted database stays encrypted under the same key.
+    /// the database must fit in memory. An encrypted database stays encrypted under the same key. After
+    /// <c>PRAGMA page_size</c> (in rollback-journal mode) or <c>PRAGMA auto_vacuum</c> changed on a database with
+    /// content, VACUUM applies the new setting, as SQLite does.
     /// </summary>
     /// <exception cref="SharcReadOnlyException">The database was not opened for writing.</exception>
     /// <exception cref="InvalidOperationException">A transaction is open (SQLite: "cannot VACUUM from within a transaction").</exception>
@@ -34,6 +36,12 @@ public sealed partial class SharcDatabase
         ThrowIfDisposed();
         if (_pager is not { ReadOnly: false }) throw new SharcReadOnlyException();
         if (InTransaction) throw new InvalidOperationException(VacuumInTransactionMessage);
+        // As SQLite: a pending page size is applied in rollback-journal mode, and forgotten in WAL mode.
+        if (PendingPageSize is int size && size != PageSize && Codec is null && JournalMode != SharcJournalMode.Wal)
+        {
+            VacuumAtPageSize(size);
+            return;
+        }
         RunWrite(0, static (db, _) =>
         {
             db.VacuumInTransaction();
@@ -60,7 +68,7 @@ public sealed partial class SharcDatabase
         int pageSize = codec is null ? PendingPageSize ?? PageSize : PageSize;
         InReadSession((path, codec, pageSize, autoVacuum: PendingAutoVacuum), static (source, s) =>
         {
-            using var image = source.BuildCompactImage(s.pageSize, s.autoVacuum);
+            using var image = source.BuildCompactImage(s.pageSize, s.autoVacuum, inPlace: false);
             CopyPagesToFile(image.Source, s.path, s.codec, null);
             return 0;
         });
@@ -70,12 +78,39 @@ public sealed partial class SharcDatabase
     private void VacuumInTransaction()
     {
         // The writer's view, nothing written yet: the write lock keeps other writers out until the commit.
-        using var image = InReadSession(PendingAutoVacuum, static (source, autoVacuum) => source.BuildCompactImage(source.PageSize, autoVacuum));
+        using var image = InReadSession(PendingAutoVacuum, static (source, autoVacuum) => source.BuildCompactImage(source.PageSize, autoVacuum, inPlace: true));
         WritablePager.OverwriteWith(image.Source, KeepIdentity);
         PendingAutoVacuum = null;
         // Page numbers, the freelist and every root page changed: the b-tree state and the schema are read afresh.
         _mutator = null;
         MarkSchemaChanged();
+    }
+
+    /// <summary>
+    /// VACUUM after PRAGMA page_size: the image is built at the new size and the file rewritten at it
+    /// (<see cref="Pager.ReplaceWithImage"/>, journaled at the old size); the connection goes on with a new pager. No
+    /// reader of this database may be open meanwhile.
+    /// </summary>
+    private void VacuumAtPageSize(int pageSize)
+    {
+        var pager = WritablePager;
+        pager.Concurrency.EnterTransaction(pager.BusyTimeout, Path ?? "the database");
+        try
+        {
+            using var image = InReadSession((pageSize, autoVacuum: PendingAutoVacuum), static (source, s) => source.BuildCompactImage(s.pageSize, s.autoVacuum, inPlace: true));
+            var next = pager.ReplaceWithImage(image.Source, KeepIdentity);
+            _pager = next;
+            _source = next;
+            _mutator = null;
+            PendingPageSize = null;
+            PendingAutoVacuum = null;
+            next.Concurrency.Publish(next.PageCount, null);
+        }
+        finally
+        {
+            pager.Concurrency.Exit();
+        }
+        ReloadSchema();
     }
 
     /// <summary>
@@ -127,7 +162,7 @@ public sealed partial class SharcDatabase
     /// A compact copy of this database in memory, with its reserved bytes and text encoding, the given page size and
     /// auto_vacuum mode (null: this database's): tables and rows in schema order, then indexes (built bottom-up), views and triggers.
     /// </summary>
-    private SharcDatabase BuildCompactImage(int pageSize, SharcAutoVacuum? autoVacuum)
+    private SharcDatabase BuildCompactImage(int pageSize, SharcAutoVacuum? autoVacuum, bool inPlace)
     {
         var header = new byte[DatabaseHeader.Size];
         var first = _source.Acquire(1);
@@ -146,7 +181,7 @@ public sealed partial class SharcDatabase
         var image = OpenWritable(name, new SharcOpenOptions { Writable = true, SpillPages = int.MaxValue }, fs);
         try
         {
-            CopyInto(image);
+            CopyInto(image, asVacuum: inPlace);
             return image;
         }
         catch

@@ -44,6 +44,15 @@ internal sealed partial class Pager
             else SpillIfNeeded();
             afterPage?.Invoke(p, count);
         }
+        // Pages past the new end are journaled before the cut, as SQLite's backup does: a rollback (or a hot journal
+        // after a crash) must find them to restore the old file, which they belong to.
+        // (A log needs no such copies: the old pages stay in the file until a checkpoint.)
+        for (uint p = count + 1; _wal is null && p <= PageCount; p++)
+        {
+            if (p == LockBytePage) continue;
+            Write(p);
+            SpillIfNeeded();
+        }
         if (count < PageCount) Truncate(count);
     }
 }

@@ -95,7 +95,6 @@ public class BackupTests
         Oracle.IntegrityCheck(target).Should().Be("ok");
         Oracle.Rows(target, "SELECT * FROM account ORDER BY id").ShouldEqual(before, "the copy is the snapshot the backup began from");
         ((long)Oracle.Rows(target, "SELECT balance FROM account WHERE id = 1")[0][0]!).Should().Be(1000);
-        db.Query("SELECT balance FROM account WHERE id = 1").Should().NotBeNull();
         SharcRows.All(db, "account").Should().NotBeEquivalentTo(before);
     }
 

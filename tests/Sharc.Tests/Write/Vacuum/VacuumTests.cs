@@ -168,4 +168,29 @@ public class VacuumTests(ITestOutputHelper output)
         Oracle.IntegrityCheck(ours).Should().Be("ok");
         VacuumFixtures.Content(ours).ShouldEqual(VacuumFixtures.Content(theirs));
     }
+    [Theory]
+    [InlineData(null, "PRAGMA page_size = 8192")]
+    [InlineData(null, "PRAGMA page_size = 1024")]
+    [InlineData(null, "PRAGMA page_size = 1024; PRAGMA auto_vacuum = FULL")]
+    [InlineData("PRAGMA journal_mode = WAL", "PRAGMA page_size = 8192")]
+    public void A_pending_page_size_is_applied_by_vacuum_in_rollback_mode_and_forgotten_in_wal_mode(string? prelude, string change)
+    {
+        using var dir = new TempDir();
+        string original = dir.File("original.db");
+        VacuumFixtures.Build(original, 13, 200, prelude);
+        string sharc = dir.File("sharc.db"), sqlite = dir.File("sqlite.db");
+        CrashHarness.CopyDatabase(original, sharc);
+        CrashHarness.CopyDatabase(original, sqlite);
+        using (var c = Oracle.Open(sqlite)) Oracle.Exec(c, change + "; VACUUM");
+        using (var db = SharcDatabase.Open(sharc, new SharcOpenOptions { Writable = true }))
+        {
+            db.Execute(change + "; VACUUM");
+            db.PageSize.Should().Be((int)VacuumFixtures.Pragma(sqlite, "page_size"));
+            // The connection goes on at the new size.
+            db.Execute("INSERT INTO t(name) VALUES ('after'); DELETE FROM plain WHERE rowid < 40");
+        }
+        using (var c = Oracle.Open(sqlite)) Oracle.Exec(c, "INSERT INTO t(name) VALUES ('after'); DELETE FROM plain WHERE rowid < 40");
+        Oracle.IntegrityCheck(sharc).Should().Be("ok");
+        VacuumFixtures.Content(sharc).ShouldEqual(VacuumFixtures.Content(sqlite));
+    }
 }
