@@ -181,7 +181,7 @@ public sealed partial class SharcDatabase
         var image = OpenWritable(name, new SharcOpenOptions { Writable = true, SpillPages = int.MaxValue }, fs);
         try
         {
-            CopyInto(image, asVacuum: inPlace);
+            CopyInto(image, asVacuum: inPlace, withStatistics: true);
             return image;
         }
         catch
@@ -206,27 +206,7 @@ public sealed partial class SharcDatabase
             {
                 IStorageFile file = codec is null ? os : new Storage.Crypto.EncryptedFile(os, codec);
                 file.SetLength(0);
-                uint count = image.PageCount;
-                uint lockPage = (uint)(Storage.Locking.FileLock.PendingByte / image.PageSize) + 1;
-                var buffer = new byte[image.PageSize];
-                for (uint p = 1; p <= count; p++)
-                {
-                    if (p != lockPage)
-                    {
-                        var page = image.Acquire(p);
-                        try
-                        {
-                            page.Span.CopyTo(buffer);
-                        }
-                        finally
-                        {
-                            image.Release(page);
-                        }
-                        file.Write(buffer, (long)(p - 1) * buffer.Length);
-                    }
-                    afterPage?.Invoke(p, count);
-                }
-                file.SetLength((long)count * buffer.Length);
+                Pager.WriteImage(image, file, null, afterPage);
                 file.Sync();
             }
             foreach (var side in new[] { "-journal", "-wal", "-shm" })

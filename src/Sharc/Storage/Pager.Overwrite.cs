@@ -1,3 +1,5 @@
+using Sharc.Storage.IO;
+
 namespace Sharc.Storage;
 
 /// <summary>Making the whole database another image of the same page size (VACUUM, a backup into an open database).</summary>
@@ -14,16 +16,8 @@ internal sealed partial class Pager
     {
         if (image.PageSize != PageSize)
             throw new InvalidOperationException($"the image has {image.PageSize}-byte pages, the database {PageSize}-byte ones");
-        var oldHeader = new byte[100];
-        var first = Acquire(1);
-        try
-        {
-            first.Span[..oldHeader.Length].CopyTo(oldHeader);
-        }
-        finally
-        {
-            Release(first);
-        }
+        var oldHeader = new byte[PageSize];
+        CopyPage(this, 1, oldHeader);
         uint count = image.PageCount;
         for (uint p = 1; p <= count; p++)
         {
@@ -31,15 +25,7 @@ internal sealed partial class Pager
             if (p == LockBytePage) continue;
             while (PageCount < p) Append();
             var target = Write(p);
-            var source = image.Acquire(p);
-            try
-            {
-                source.Span.CopyTo(target);
-            }
-            finally
-            {
-                image.Release(source);
-            }
+            CopyPage(image, p, target);
             if (p == 1) adjustPage1(oldHeader, target);
             else SpillIfNeeded();
             afterPage?.Invoke(p, count);
@@ -54,5 +40,42 @@ internal sealed partial class Pager
             SpillIfNeeded();
         }
         if (count < PageCount) Truncate(count);
+    }
+
+    /// <summary>Copies page <paramref name="page"/> of <paramref name="source"/> into <paramref name="into"/>.</summary>
+    internal static void CopyPage(IPageSource source, uint page, Span<byte> into)
+    {
+        var borrowed = source.Acquire(page);
+        try
+        {
+            borrowed.Span.CopyTo(into);
+        }
+        finally
+        {
+            source.Release(borrowed);
+        }
+    }
+
+    /// <summary>
+    /// Writes every page of <paramref name="image"/> into <paramref name="file"/> at the image's page size (the
+    /// lock-byte page left out), <paramref name="first"/> standing for page 1 when given, and cuts the file to the
+    /// image; <paramref name="afterPage"/> hears of each page (progress, cancellation). The caller syncs.
+    /// </summary>
+    internal static void WriteImage(IPageSource image, IStorageFile file, byte[]? first, Action<uint, uint>? afterPage)
+    {
+        uint count = image.PageCount;
+        uint lockPage = (uint)(Locking.FileLock.PendingByte / image.PageSize) + 1;
+        var buffer = new byte[image.PageSize];
+        for (uint p = 1; p <= count; p++)
+        {
+            if (p == 1 && first is not null) file.Write(first, 0);
+            else if (p != lockPage)
+            {
+                CopyPage(image, p, buffer);
+                file.Write(buffer, (long)(p - 1) * buffer.Length);
+            }
+            afterPage?.Invoke(p, count);
+        }
+        file.SetLength((long)count * buffer.Length);
     }
 }

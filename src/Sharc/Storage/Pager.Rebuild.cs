@@ -31,15 +31,7 @@ internal sealed partial class Pager
         try
         {
             var original = Rent();
-            var current = _cache.Acquire(1);
-            try
-            {
-                current.Span.CopyTo(original);
-            }
-            finally
-            {
-                _cache.Release(current);
-            }
+            CopyPage(this, 1, original);
             page1 = PageCount == 1 ? newPage1(original) : null;
             // An encrypted database's page size is its cipher's (SQLCipher's cipher_page_size), fixed at creation.
             if (page1 is not null && Codec is not null && page1.Length != PageSize)
@@ -108,27 +100,11 @@ internal sealed partial class Pager
             for (uint p = 1; p <= PageCount; p++)
             {
                 if (p == LockBytePage) continue;
-                var current = _cache.Acquire(p);
-                try
-                {
-                    current.Span.CopyTo(old);
-                }
-                finally
-                {
-                    _cache.Release(current);
-                }
+                CopyPage(this, p, old);
                 _journal.Append(p, old);
                 if (p == 1)
                 {
-                    var first = image.Acquire(1);
-                    try
-                    {
-                        first.Span.CopyTo(page1);
-                    }
-                    finally
-                    {
-                        image.Release(first);
-                    }
+                    CopyPage(image, 1, page1);
                     adjustPage1(old[..100], page1);
                 }
             }
@@ -140,28 +116,7 @@ internal sealed partial class Pager
             BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(24), counter);
             BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(28), count);
             BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(92), counter);
-            uint lockPage = (uint)(FileLock.PendingByte / image.PageSize) + 1;
-            var buffer = new byte[image.PageSize];
-            for (uint p = 1; p <= count; p++)
-            {
-                if (p == lockPage) continue;
-                if (p == 1)
-                {
-                    _file.Write(page1, 0);
-                    continue;
-                }
-                var page = image.Acquire(p);
-                try
-                {
-                    page.Span.CopyTo(buffer);
-                }
-                finally
-                {
-                    image.Release(page);
-                }
-                _file.Write(buffer, (long)(p - 1) * buffer.Length);
-            }
-            _file.SetLength((long)count * image.PageSize);
+            WriteImage(image, _file, page1, null);
             _file.Sync();
             // The commit point: with the journal gone, the file is the new database.
             DeleteJournal();

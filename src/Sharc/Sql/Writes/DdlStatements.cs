@@ -8,7 +8,7 @@ using Sharc.Write;
 namespace Sharc.Sql.Writes;
 
 /// <summary>
-/// CREATE / DROP / ALTER, REINDEX, ATTACH / DETACH, VACUUM and the statements Sharc refuses (ANALYZE), run on
+/// CREATE / DROP / ALTER, REINDEX, ATTACH / DETACH, VACUUM, ANALYZE and the statements Sharc refuses, run on
 /// the schema writer as one statement each. The writer's errors become <see cref="SharcSqlException"/> at the
 /// statement, worded as SQLite words them.
 /// </summary>
@@ -64,7 +64,7 @@ internal static class DdlStatements
                 case SqlVacuumStatement v:
                     return VacuumStatement.Run(db, sql, v, parameters);
                 case SqlAnalyzeStatement a:
-                    return Unsupported.Throw<StatementOutcome>("ANALYZE", sql, a.Start);
+                    return AnalyzeStatement.Run(db, sql, a);
                 case SqlAttachStatement attach:
                     return Attachments.Attach(db, sql, attach, parameters);
                 case SqlDetachStatement detach:

@@ -6,10 +6,11 @@ namespace Sharc.Tests.Write.Vacuum;
 /// <summary>VACUUM compared with SQLite's VACUUM of the same file: same rows and rowids, settings kept, freelist empty.</summary>
 public class VacuumTests(ITestOutputHelper output)
 {
-    private (string sharc, string sqlite, string original) Pair(TempDir dir, int seed, string? prelude = null, int rows = 400)
+    private (string sharc, string sqlite, string original) Pair(TempDir dir, int seed, string? prelude = null, int rows = 400, string? after = null)
     {
         string original = dir.File("original.db");
         VacuumFixtures.Build(original, seed, rows, prelude);
+        if (after is not null) Oracle.Exec(original, after);
         string sharc = dir.File("sharc.db"), sqlite = dir.File("sqlite.db");
         CrashHarness.CopyDatabase(original, sharc);
         CrashHarness.CopyDatabase(original, sqlite);
@@ -192,5 +193,20 @@ public class VacuumTests(ITestOutputHelper output)
         using (var c = Oracle.Open(sqlite)) Oracle.Exec(c, "INSERT INTO t(name) VALUES ('after'); DELETE FROM plain WHERE rowid < 40");
         Oracle.IntegrityCheck(sharc).Should().Be("ok");
         VacuumFixtures.Content(sharc).ShouldEqual(VacuumFixtures.Content(sqlite));
+    }
+    [Fact]
+    public void Analyzes_statistics_are_copied_as_sqlite_copies_them()
+    {
+        using var dir = new TempDir();
+        var (sharc, sqlite, original) = Pair(dir, 14, rows: 200, after: "ANALYZE");
+        Oracle.Rows(original, "SELECT count(*) FROM sqlite_stat1")[0][0].Should().NotBe(0L);
+        string copy = dir.File("copy.db");
+        using (var db = SharcDatabase.Open(sharc, new SharcOpenOptions { Writable = true }))
+        {
+            db.VacuumInto(copy);
+            db.Vacuum();
+        }
+        Compare(sharc, sqlite, original);
+        Oracle.Rows(copy, "SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx").ShouldEqual(Oracle.Rows(original, "SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx"));
     }
 }
