@@ -27,6 +27,7 @@ public static class Program
         new QueryCommand(),
         new ExecCommand(),
         new CheckCommand(),
+        new BackupCommand(),
         new ImportCommand(),
         new ShellCommand(),
         new GraphCommand(),

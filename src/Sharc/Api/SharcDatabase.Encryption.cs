@@ -102,18 +102,34 @@ public sealed partial class SharcDatabase
         }
     }
 
-    /// <summary>A logical copy in one transaction: tables and their rows, then indexes, views and triggers.</summary>
-    private void CopyInto(SharcDatabase target)
+    /// <summary>
+    /// A logical copy in one transaction: tables and their rows, then indexes, views and triggers. Rowids are kept,
+    /// except that <paramref name="asVacuum"/> numbers afresh (1, 2, …) the rows of rowid tables with neither an
+    /// INTEGER PRIMARY KEY nor any index, as SQLite's in-place VACUUM does (its VACUUM INTO keeps them), and
+    /// <paramref name="withStatistics"/> copies ANALYZE's sqlite_stat tables too, as both VACUUMs do.
+    /// </summary>
+    private void CopyInto(SharcDatabase target, bool asVacuum = false, bool withStatistics = false)
     {
         var schema = Schema;
         using var tx = target.BeginTransaction();
         target.Execute($"PRAGMA user_version = {Header.UserVersion}");
         target.Execute($"PRAGMA application_id = {Header.ApplicationId}");
         foreach (var table in schema.Tables)
-            if (!table.IsVirtual && !IsInternal(table.Name)) target.Execute(table.Sql);
+        {
+            if (table.IsVirtual) continue;
+            if (!IsInternal(table.Name)) target.Execute(table.Sql);
+            // ANALYZE's statistics are ordinary tables to SQLite's VACUUM: copied with the rest.
+            else if (withStatistics && global::Sharc.Write.SchemaWriter.IsStatTable(table.Name))
+                target.RunWrite(table.Sql, static (db, sql) =>
+                {
+                    new global::Sharc.Write.SchemaWriter(db) { AllowStatTables = true }.CreateTable(sql);
+                    return 0;
+                });
+        }
         foreach (var table in schema.Tables)
-            if (!table.IsVirtual && (!IsInternal(table.Name) || table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase)))
-                CopyRows(table, target);
+            if (!table.IsVirtual && (!IsInternal(table.Name) || table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase)
+                                     || (withStatistics && global::Sharc.Write.SchemaWriter.IsStatTable(table.Name))))
+                CopyRows(table, target, keepRowId: !asVacuum || schema.Indexes.Any(ix => ix.TableName.Equals(table.Name, StringComparison.OrdinalIgnoreCase)));
         foreach (var index in schema.Indexes)
             if (index.Sql is { Length: > 0 } sql) target.Execute(sql);
         foreach (var view in schema.Views) target.Execute(view.Sql);
@@ -123,11 +139,11 @@ public sealed partial class SharcDatabase
 
     private static bool IsInternal(string name) => name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase);
 
-    private void CopyRows(SharcTable table, SharcDatabase target)
+    private void CopyRows(SharcTable table, SharcDatabase target, bool keepRowId)
     {
         var columns = new List<string>();
         // A rowid that no column aliases is kept too (sqlcipher_export renumbers those; VACUUM keeps them).
-        if (!table.IsWithoutRowId && table.RowIdAliasOrdinal < 0 && !table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase))
+        if (keepRowId && !table.IsWithoutRowId && table.RowIdAliasOrdinal < 0 && !table.Name.Equals("sqlite_sequence", StringComparison.OrdinalIgnoreCase))
             columns.Add("rowid");
         foreach (var c in table.Columns)
             if (c.Generated == SharcGeneratedKind.None && !c.IsHidden) columns.Add(c.Name);

@@ -20,6 +20,12 @@ internal sealed partial class SchemaWriter
 
     public SchemaWriter(SharcDatabase db) => _db = db;
 
+    /// <summary>
+    /// Lets CreateTable make ANALYZE's sqlite_stat1..4 tables, whose names are otherwise reserved (VACUUM copies them
+    /// as SQLite does).
+    /// </summary>
+    public bool AllowStatTables { get; init; }
+
     private SharcTextEncoding Encoding => _db.TextEncoding;
 
     public void CreateTable(string sql)
@@ -32,7 +38,7 @@ internal sealed partial class SchemaWriter
             if (HasIfNotExists(sql)) return;
             throw new SharcException($"table {def.Name} already exists");
         }
-        CheckName(def.Name);
+        if (!(AllowStatTables && IsStatTable(def.Name))) CheckName(def.Name);
         if (def.Checks.Count > 0 || def.Columns.Exists(c => c.Generated != SharcGeneratedKind.None))
             CheckTableExpressions(def.ToSharcTable(0, sql));
         uint root = NewRoot(def.WithoutRowId ? BTreePageType.LeafIndex : BTreePageType.LeafTable);
@@ -252,6 +258,10 @@ internal sealed partial class SchemaWriter
             throw new SharcException(e.Message[(e.Message.IndexOf(prefix, StringComparison.Ordinal) + prefix.Length)..]);
         }
     }
+
+    /// <summary>sqlite_stat1, sqlite_stat2, sqlite_stat3 or sqlite_stat4: ANALYZE's tables.</summary>
+    internal static bool IsStatTable(string name)
+        => name.Length == 12 && name.StartsWith("sqlite_stat", StringComparison.OrdinalIgnoreCase) && name[11] is >= '1' and <= '4';
 
     private static void CheckName(string name)
     {

@@ -50,7 +50,7 @@ internal static class Attachments
     }
 
     /// <summary>The operand as text: an identifier's name, else the expression's value (NULL is '').</summary>
-    private static string Text(SharcDatabase db, string sql, SqlExpr e, SqlValue[] parameters)
+    internal static string Text(SharcDatabase db, string sql, SqlExpr e, SqlValue[] parameters)
     {
         if (e is SqlColumnRef { Table: null } name) return name.Name;
         using var rx = RowExpressions.Compile(db, sql, [e]);

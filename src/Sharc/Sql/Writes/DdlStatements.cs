@@ -8,7 +8,7 @@ using Sharc.Write;
 namespace Sharc.Sql.Writes;
 
 /// <summary>
-/// CREATE / DROP / ALTER, REINDEX, ATTACH / DETACH and the statements Sharc refuses (VACUUM, ANALYZE), run on
+/// CREATE / DROP / ALTER, REINDEX, ATTACH / DETACH, VACUUM, ANALYZE and the statements Sharc refuses, run on
 /// the schema writer as one statement each. The writer's errors become <see cref="SharcSqlException"/> at the
 /// statement, worded as SQLite words them.
 /// </summary>
@@ -62,9 +62,9 @@ internal static class DdlStatements
                 case SqlReindexStatement reindex:
                     return Reindex(db, reindex);
                 case SqlVacuumStatement v:
-                    return Unsupported.Throw<StatementOutcome>("VACUUM", "free pages are reclaimed in auto_vacuum databases, and by PRAGMA incremental_vacuum", sql, v.Start);
+                    return VacuumStatement.Run(db, sql, v, parameters);
                 case SqlAnalyzeStatement a:
-                    return Unsupported.Throw<StatementOutcome>("ANALYZE", sql, a.Start);
+                    return AnalyzeStatement.Run(db, sql, a);
                 case SqlAttachStatement attach:
                     return Attachments.Attach(db, sql, attach, parameters);
                 case SqlDetachStatement detach:

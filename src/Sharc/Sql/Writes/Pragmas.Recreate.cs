@@ -17,7 +17,10 @@ internal static partial class Pragmas
     private static StatementOutcome PageSize(SharcDatabase db, string sql, SqlPragmaStatement pragma, long size)
     {
         // SQLite ignores a size that is not a power of two from 512 to 65536.
-        if (size < 512 || size > 65536 || (size & (size - 1)) != 0 || size == db.PageSize) return StatementOutcome.None;
+        if (size < 512 || size > 65536 || (size & (size - 1)) != 0) return StatementOutcome.None;
+        // With content, as in SQLite, the size waits for the next VACUUM (which applies it to VACUUM INTO's copy).
+        db.PendingPageSize = size == db.PageSize ? null : (int)size;
+        if (size == db.PageSize) return StatementOutcome.None;
         return Recreate(db, sql, pragma, (int)size, db.TextEncoding, (SharcAutoVacuum)db.Header.AutoVacuumMode);
     }
 

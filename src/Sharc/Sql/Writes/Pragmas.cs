@@ -135,6 +135,8 @@ internal static partial class Pragmas
             "incremental" or "2" => 2,
             _ => (int)Math.Clamp(ParseInteger(value), 0, 2),
         };
+        // Between NONE and FULL/INCREMENTAL with content, the change waits for the next VACUUM, as in SQLite.
+        db.PendingAutoVacuum = wanted == mode ? null : (SharcAutoVacuum)wanted;
         if (wanted == mode) return StatementOutcome.None;
         if (mode != 0 && wanted != 0)
         {
