@@ -1,4 +1,5 @@
 using Microsoft.Data.Sqlite;
+using Sharc.Testing;
 using Sharc.Tests.Infrastructure;
 
 namespace Sharc.Tests.Api;
@@ -198,5 +199,73 @@ public class LazySchemaTests : IDisposable
             r.Read().Should().BeTrue();
             r.GetInt64(0).Should().Be(5);
         }
+    }
+
+    [Fact]
+    public void Reopening_a_file_whose_schema_fits_in_page_1_reuses_the_schema_built_before()
+    {
+        string path = ManyTables();
+        SharcSchema first;
+        using (var db = SharcDatabase.Open(path)) first = db.Schema;
+        using (var again = SharcDatabase.Open(path))
+            again.Schema.Should().BeSameAs(first, "page 1 is byte for byte the same, so the schema is");
+        using (var fromMemory = SharcDatabase.OpenMemory(File.ReadAllBytes(path)))
+            fromMemory.Schema.Should().BeSameAs(first);
+
+        // Any change to sqlite_schema is a change to page 1's bytes: the schema is read anew, and right.
+        Oracle.Exec(path, "CREATE TABLE extra(z)");
+        using var changed = SharcDatabase.Open(path);
+        changed.Schema.Should().NotBeSameAs(first);
+        changed.Schema.FindTable("extra").Should().NotBeNull();
+        first.FindTable("extra").Should().BeNull();
+    }
+
+    [Fact]
+    public void A_schema_spilling_out_of_page_1_is_read_from_the_file_at_every_open()
+    {
+        string path = _dir.File("long.db");
+        // A CREATE statement longer than a page overflows page 1: its bytes alone no longer determine the schema.
+        string columns = string.Join(", ", Enumerable.Range(0, 600).Select(i => $"column_number_{i} INT"));
+        Oracle.Exec(path, $"CREATE TABLE wide({columns})");
+        SharcSchema first;
+        using (var db = SharcDatabase.Open(path)) first = db.Schema;
+        first.GetTable("wide").Columns.Should().HaveCount(600);
+        using var again = SharcDatabase.Open(path);
+        again.Schema.Should().NotBeSameAs(first);
+        again.Schema.GetTable("wide").Columns.Should().HaveCount(600);
+    }
+
+    [Fact]
+    public void Files_with_the_same_schema_text_but_other_root_pages_get_their_own_schema()
+    {
+        string a = _dir.File("a.db"), b = _dir.File("b.db");
+        Oracle.Exec(a, "CREATE TABLE t(x)", "CREATE TABLE u(y)");
+        Oracle.Exec(b, "CREATE TABLE u(y)", "CREATE TABLE t(x)");
+        using var da = SharcDatabase.Open(a);
+        using var db = SharcDatabase.Open(b);
+        da.Schema.GetTable("t").RootPage.Should().Be(2u);
+        db.Schema.GetTable("t").RootPage.Should().Be(3u);
+    }
+
+    [Fact]
+    public void Open_reads_page_1_only_and_allocates_a_few_kilobytes()
+    {
+        string path = ManyTables();
+        // Before: 50 KB for a 6-table schema parsed at open. Now one page buffer and the database's own objects.
+        long bytes = AllocationMeasure.Measure(() =>
+        {
+            using var db = SharcDatabase.Open(path);
+            _ = db.PageSize;
+        }, 50) / 50;
+        bytes.Should().BeLessThan(10_000);
+
+        // Open, read a row, close: the schema comes from the process's cache, so a reader's page buffers dominate.
+        long withRead = AllocationMeasure.Measure(() =>
+        {
+            using var db = SharcDatabase.Open(path);
+            using var r = db.CreateReader("t5", "v");
+            if (!r.Seek(10)) throw new InvalidOperationException("row 10 not found");
+        }, 50) / 50;
+        withRead.Should().BeLessThan(32_000);
     }
 }
