@@ -4,7 +4,7 @@ namespace Sharc.Benchmarks;
 
 /// <summary>
 /// Entry point: the standard BenchmarkDotNet command line (--filter, --job, --exporters …) over
-/// <see cref="BenchConfig"/>. Suites are namespaces: Core, Index, Scaling, Graph, Primitives
+/// <see cref="BenchConfig"/>. Suites are namespaces: Core, Index, Scaling, Graph, Primitives, Realistic
 /// (for example <c>--filter '*Core*'</c>). See docs/BENCHMARKS.md.
 /// </summary>
 public static class Program

@@ -9,7 +9,9 @@ namespace Sharc.Benchmarks.Core;
 /// Engine open + header read, closed again each time. SQLite: a new connection (no pooling, so the file really
 /// is opened), then <c>PRAGMA page_size</c> (the first statement reads the header and the schema). A second SQLite
 /// row uses Microsoft.Data.Sqlite's default connection pool, which hands back an already-open handle. Sharc:
-/// <see cref="SharcDatabase.Open"/>, which reads the header and loads the schema eagerly, then PageSize.
+/// <see cref="SharcDatabase.Open"/>, which reads page 1 only (the schema is read at first use), then PageSize.
+/// The OpenReadClose rows also read one row by key (<see cref="OpenReadClose"/>) before closing, so the schema is
+/// read too: the unpooled SQLite open is the baseline, the pooled one what SQLite users usually get.
 /// </summary>
 [MemoryDiagnoser]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
@@ -27,7 +29,11 @@ public class OpenBenchmarks
         _unpooled = Engines.FileConnectionString(_path);
         _pooled = Engines.FileConnectionString(_path, pooling: true);
         Verify.Same("page size", ("SqliteOpen", SqliteOpen()), ("SqliteOpenPooled", SqliteOpenPooled()), ("SharcOpen", SharcOpen()));
+        Verify.Same("open, read one row, close", ("SqliteOpenReadClose", SqliteOpenReadClose()),
+            ("SqliteOpenReadClosePooled", SqliteOpenReadClosePooled()), ("SharcOpenReadClose", SharcOpenReadClose()));
     }
+
+    private const long Key = UsersData.CoreRows / 2;
 
     [GlobalCleanup]
     public void Cleanup() => SqliteConnection.ClearAllPools();
@@ -47,6 +53,18 @@ public class OpenBenchmarks
         using var db = SharcDatabase.Open(_path);
         return db.PageSize;
     }
+
+    [Benchmark(Baseline = true)]
+    [BenchmarkCategory("OpenReadClose")]
+    public long SqliteOpenReadClose() => OpenReadClose.Sqlite(_unpooled, Key);
+
+    [Benchmark]
+    [BenchmarkCategory("OpenReadClose")]
+    public long SqliteOpenReadClosePooled() => OpenReadClose.Sqlite(_pooled, Key);
+
+    [Benchmark]
+    [BenchmarkCategory("OpenReadClose")]
+    public long SharcOpenReadClose() => OpenReadClose.Sharc(_path, Key);
 
     private static long OpenAndReadPageSize(string connectionString)
     {

@@ -68,9 +68,14 @@ internal static class DatabaseFile
     public static SharcDatabase Open(string path)
     {
         RefuseDirectory(path);
+        SharcDatabase? db = null;
         try
         {
-            return OpenWithKey(path, writable: false);
+            db = OpenWithKey(path, writable: false);
+            // Open reads page 1 only; every command reads the schema, so a malformed one is reported here, as
+            // a file too damaged to open, before a command starts its output.
+            _ = db.Schema;
+            return db;
         }
         catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
         {
@@ -86,6 +91,7 @@ internal static class DatabaseFile
         }
         catch (SharcException e)
         {
+            db?.Dispose();
             throw CliException.DataError($"{path}: {e.Message}", e);
         }
     }

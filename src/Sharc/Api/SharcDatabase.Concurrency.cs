@@ -12,11 +12,56 @@ namespace Sharc;
 /// </summary>
 public sealed partial class SharcDatabase
 {
-    /// <summary>The header and schema of one version of the database (immutable, published with the version).</summary>
-    internal sealed class DatabaseState(DatabaseHeader header, SharcSchema schema)
+    /// <summary>
+    /// The header and schema of one version of the database, published with the version. The schema is read from
+    /// sqlite_schema on first use (open reads page 1 only) into a slot that versions with the same schema cookie
+    /// share: SQLite changes the cookie with every schema change, so equal cookies mean equal schemas.
+    /// </summary>
+    internal sealed class DatabaseState
     {
-        public DatabaseHeader Header { get; } = header;
-        public SharcSchema Schema { get; } = schema;
+        private readonly SchemaSlot _slot;
+
+        public DatabaseState(DatabaseHeader header, SharcSchema schema) : this(header, new SchemaSlot(schema))
+        {
+        }
+
+        private DatabaseState(DatabaseHeader header, SchemaSlot slot)
+        {
+            Header = header;
+            _slot = slot;
+        }
+
+        /// <summary>A state whose schema is read on first use (<see cref="LoadSchema"/>).</summary>
+        public static DatabaseState Deferred(DatabaseHeader header) => new(header, new SchemaSlot(null));
+
+        /// <summary>A newer version's state with the same schema cookie: it shares this one's schema, read or not.</summary>
+        public DatabaseState WithHeader(DatabaseHeader header) => new(header, _slot);
+
+        public DatabaseHeader Header { get; }
+
+        /// <summary>The schema once read, else null.</summary>
+        public SharcSchema? LoadedSchema => Volatile.Read(ref _slot.Schema);
+
+        /// <summary>
+        /// Reads the schema through <paramref name="source"/>, which must show this version's pages (or a later
+        /// version's with the same cookie). One thread parses; the others wait for and share its immutable result.
+        /// A malformed schema is not kept: each use reports it again, as SQLite does per statement.
+        /// </summary>
+        public SharcSchema LoadSchema(IPageSource source)
+        {
+            lock (_slot)
+            {
+                if (_slot.Schema is { } loaded) return loaded;
+                var schema = SchemaLoader.Load(source, Header);
+                Volatile.Write(ref _slot.Schema, schema);
+                return schema;
+            }
+        }
+
+        private sealed class SchemaSlot(SharcSchema? schema)
+        {
+            public SharcSchema? Schema = schema;
+        }
     }
 
     // A read-only database has one state; a writable one publishes its committed state with each version.
@@ -51,7 +96,42 @@ public sealed partial class SharcDatabase
         get
         {
             ThrowIfDisposed();
-            return State.Schema;
+            var state = State;
+            return state.LoadedSchema ?? LoadSchema(state);
+        }
+    }
+
+    /// <summary>
+    /// The first use of a version's schema reads sqlite_schema, through pages that version (or one with the same
+    /// schema cookie) shows: the writer's own view inside its transaction, else a read session (SQLite's SHARED
+    /// lock, and on a writable database a snapshot), so no other connection's commit can tear what is read.
+    /// </summary>
+    private SharcSchema LoadSchema(DatabaseState state)
+    {
+        if (_pager is null)
+        {
+            if (_source.BeginRead()) ReloadReadOnlyState();
+            try
+            {
+                state = _readOnlyState;
+                return state.LoadedSchema ?? state.LoadSchema(_source);
+            }
+            finally
+            {
+                _source.EndRead();
+            }
+        }
+        if (InOwnTransaction) return state.LoadSchema(_source);
+        var view = new PageView(_pager);
+        var session = BeginReadSession(view);
+        try
+        {
+            // The session's version may be newer than the state asked for: it is the latest either way.
+            return session.LoadedSchema ?? session.LoadSchema(view);
+        }
+        finally
+        {
+            EndReadSession(view);
         }
     }
 
@@ -84,7 +164,7 @@ public sealed partial class SharcDatabase
     {
         var header = ReadHeader(_source);
         bool same = !reloadSchema && current is not null && current.Header.SchemaCookie == header.SchemaCookie;
-        return new DatabaseState(header, same ? current!.Schema : SchemaLoader.Load(_source, header));
+        return same ? current!.WithHeader(header) : new DatabaseState(header, SchemaLoader.Load(_source, header));
     }
 
     /// <summary>True when the calling flow owns the open write transaction (it reads its own uncommitted pages).</summary>

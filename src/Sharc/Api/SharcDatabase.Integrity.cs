@@ -31,7 +31,19 @@ public sealed partial class SharcDatabase
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxErrors, 1);
         _ = Source; // throws when disposed
-        return UnderWriteLock(db => IntegrityChecker.Run(db, maxErrors, progress));
+        return UnderWriteLock(db =>
+        {
+            // Open reads page 1 only: a schema too damaged to read is this check's one problem, not an exception.
+            try
+            {
+                _ = db.Schema;
+            }
+            catch (SharcCorruptException e)
+            {
+                return (IReadOnlyList<string>)[e.Message];
+            }
+            return IntegrityChecker.Run(db, maxErrors, progress);
+        });
     }
 
     /// <summary>True when <see cref="CheckIntegrity(int)"/> finds no problem (it stops at the first one).</summary>

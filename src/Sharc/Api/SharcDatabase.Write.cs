@@ -349,8 +349,9 @@ public sealed partial class SharcDatabase
             _pager.ExternalChange = false;
             _writers.Clear();
         }
-        // Table writers are built from a schema; another thread's committed DDL makes them stale.
-        var schema = Schema;
+        // Table writers are built from a schema; another thread's committed DDL makes them stale. A schema not read
+        // yet has no writers; it is read inside the statement, where a malformed one fails like any other error.
+        var schema = State.LoadedSchema;
         if (!ReferenceEquals(_writersSchema, schema))
         {
             _writers.Clear();

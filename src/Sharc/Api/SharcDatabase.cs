@@ -37,7 +37,8 @@ public sealed partial class SharcDatabase : IDisposable
         _source = source;
         Path = path;
         if (source is Pager pager) AttachPager(pager);
-        InitializeState(new DatabaseState(header, SchemaLoader.Load(source, header)));
+        // Open reads page 1 only, as SQLite does: sqlite_schema is read and parsed at first use.
+        InitializeState(DatabaseState.Deferred(header));
     }
 
     /// <summary>The file path, or null for a database opened from memory.</summary>

@@ -12,12 +12,26 @@ internal static class SchemaLoader
     {
         var rows = new List<SchemaRow>();
         if (source.PageCount == 0) return SchemaBuilder.Build(rows, 0);
+        uint pageCount = source.PageCount;
+        var page1 = source.Acquire(1);
+        try
+        {
+            if (SchemaCache.Find(page1.Span, header, pageCount) is { } known) return known;
+        }
+        finally
+        {
+            source.Release(page1);
+        }
 
         var encoding = TextCodec.For(header.TextEncoding);
+        // Whether every row was read from page 1 itself, so that page 1 alone determines the schema.
+        bool inPage1 = true;
+        int maxLocal = header.UsableSize - 35;
         using var cursor = new BTreeCursor(source, 1, header.UsableSize, isIndex: false);
         var layout = new RecordLayout(5);
         for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
         {
+            inPage1 &= cursor.CurrentPage == 1 && cursor.PayloadSize <= maxLocal;
             layout.Reset(cursor.PayloadSize, cursor.CurrentPage);
             var payload = cursor.GetPayload(cursor.PayloadSize);
             layout.HeaderSize(payload);
@@ -28,7 +42,21 @@ internal static class SchemaLoader
             string? sql = Text(layout, payload, 4, encoding, cursor.CurrentPage);
             rows.Add(new SchemaRow(type, name, table, root, sql));
         }
-        return SchemaBuilder.Build(rows, source.PageCount);
+        var schema = SchemaBuilder.Build(rows, pageCount);
+        if (inPage1)
+        {
+            page1 = source.Acquire(1);
+            try
+            {
+                // A leaf: no child page can hold rows the cache's key would not show.
+                if (page1.Span[DatabaseHeader.Size] == 0x0D) SchemaCache.Add(page1.Span, header, pageCount, schema);
+            }
+            finally
+            {
+                source.Release(page1);
+            }
+        }
+        return schema;
     }
 
     private static string? Text(RecordLayout layout, ReadOnlySpan<byte> payload, int field, Encoding enc, uint page)
