@@ -22,12 +22,16 @@ public class WalIndexHandoverTests
         return b;
     }
 
-    private static void Work(SharcDatabase db)
+    /// <summary>One transaction inserting rows <paramref name="from"/> .. <paramref name="from"/> + <paramref name="count"/> - 1.</summary>
+    private static void Insert(SharcDatabase db, int from, int count)
     {
         using var tx = db.BeginTransaction();
-        for (int i = 0; i < 20; i++) db.Insert("t", 1000L + i, "sharc " + i);
+        for (int i = 0; i < count; i++) db.Insert("t", (long)(from + i), "sharc " + i);
         tx.Commit();
     }
+
+    /// <summary>The commit the crash tests stop: 20 rows.</summary>
+    private static void Work(SharcDatabase db) => Insert(db, 1000, 20);
 
     [NeedsSqlite3ShellFact]
     public void SqliteReadsSharcsPublishedIndexWithoutRebuildingIt()
@@ -38,7 +42,7 @@ public class WalIndexHandoverTests
         WalSharingTests.CreateWalDb(path, rows: 5);
         using var holder = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true, WalAutoCheckpoint = 0 });
         holder.IsWalShared.Should().BeTrue();
-        for (int i = 0; i < 10; i++) Work2(holder, 100 + 10 * i);
+        for (int i = 0; i < 10; i++) Insert(holder, 100 + 10 * i, 10);
         new FileInfo(path + "-wal").Length.Should().BeGreaterThan(0, "the commits are in the log, found through the index");
         var headers = ShmHeaders(path);
 
@@ -53,13 +57,6 @@ public class WalIndexHandoverTests
         using var r = holder.Query("SELECT count(*) FROM t");
         r.Read().Should().BeTrue();
         r.GetInt64(0).Should().Be(106);
-    }
-
-    private static void Work2(SharcDatabase db, int from)
-    {
-        using var tx = db.BeginTransaction();
-        for (int i = 0; i < 10; i++) db.Insert("t", (long)(from + i), "sharc " + i);
-        tx.Commit();
     }
 
     /// <summary>The crash points of <see cref="Work"/>: the first index store after the log's last sync (nothing published) and the last (only the second header copy written).</summary>
@@ -78,8 +75,6 @@ public class WalIndexHandoverTests
         trace.Should().MatchRegex("s(m+)$", "the commit syncs the log, then indexes and publishes ({0})", trace);
         return (trace.LastIndexOf('s') + 2, trace.Length);
     }
-
-    public static IEnumerable<object[]> Readers() => [["sqlite"], ["sharc"]];
 
     [NeedsSqlite3ShellFact]
     public void AWriterKilledBetweenTheHeaderCopiesLeavesAnIndexTheNextReaderRebuilds()
