@@ -13,7 +13,9 @@ if (args.Length != 6)
 }
 string path = args[0], worker = args[1];
 var rng = new Random(int.Parse(args[2], CultureInfo.InvariantCulture));
+// A few seconds at least, however late a loaded machine started this process.
 var deadline = DateTimeOffset.FromUnixTimeMilliseconds(long.Parse(args[3], CultureInfo.InvariantCulture));
+if (deadline < DateTimeOffset.UtcNow.AddSeconds(3)) deadline = DateTimeOffset.UtcNow.AddSeconds(3);
 int accounts = int.Parse(args[4], CultureInfo.InvariantCulture);
 long total = long.Parse(args[5], CultureInfo.InvariantCulture);
 long committed = 0, reads = 0;
