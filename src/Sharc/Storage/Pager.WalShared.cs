@@ -118,6 +118,15 @@ internal sealed partial class Pager
             if (shared.TryBeginWrite(out bool stale)) return true;
             if (stale && _sessions > 0)
                 throw new SharcBusyException($"database is locked: another connection committed to {_path} after this connection's open readers began (their snapshot cannot be written on)");
+            if (stale)
+            {
+                // The lock was free and only the snapshot was old: a fresh one is tried at once. Sleeping first lets
+                // writers that take the lock before reading (SQLite's BEGIN IMMEDIATE) commit again meanwhile, so
+                // under a steady stream of their commits this writer's snapshot would be stale at every attempt.
+                shared.EndRead();
+                BeginSharedSession();
+                if (shared.TryBeginWrite(out _)) return true;
+            }
         }
         catch
         {

@@ -62,9 +62,9 @@ public static class CrashHarness
     }
 
     /// <summary>Runs <paramref name="work"/> on <paramref name="path"/> and crashes it at operation <paramref name="crashAt"/>.</summary>
-    public static void CrashAt(string path, SharcOpenOptions options, Action<SharcDatabase> work, int crashAt, bool tear)
+    public static void CrashAt(string path, SharcOpenOptions options, Action<SharcDatabase> work, int crashAt, bool tear, bool countShm = false)
     {
-        var fs = new FaultyStorage { CrashAt = crashAt, Tear = tear };
+        var fs = new FaultyStorage { CrashAt = crashAt, Tear = tear, CountShm = countShm };
         try
         {
             using var db = SharcDatabase.OpenWritable(path, options, fs);

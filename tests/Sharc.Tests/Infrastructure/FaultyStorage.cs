@@ -6,9 +6,11 @@ namespace Sharc.Tests.Infrastructure;
 /// <summary>
 /// A file system that "crashes" at a chosen write or sync: from that operation on, every write, sync, truncate or
 /// delete fails as if the process had died. With <see cref="Tear"/>, the fatal write lands half-done.
-/// Counting every write and sync lets a test crash a commit at each of its steps in turn.
+/// Counting every write and sync lets a test crash a commit at each of its steps in turn. With <see cref="CountShm"/>,
+/// every store into the mapped wal-index (-shm) counts as an operation too: a crash there leaves the shared map as the
+/// stores before it left it, and nothing is stored after it.
 /// </summary>
-public sealed class FaultyStorage : IStorageSystem
+public sealed class FaultyStorage : IStorageSystem, Sharc.Storage.Wal.IShmStoreHook
 {
     private readonly IStorageSystem _inner = OsStorage.Instance;
 
@@ -17,11 +19,21 @@ public sealed class FaultyStorage : IStorageSystem
     public bool Tear { get; set; }
     public int Operations { get; private set; }
     public bool Crashed { get; private set; }
+    public bool CountShm { get; set; }
 
-    private void Step(Action? partial = null)
+    /// <summary>One letter per counted operation: w(rite), s(ync), t(runcate), d(elete), m (a -shm store).</summary>
+    public System.Text.StringBuilder Trace { get; } = new();
+
+    void Sharc.Storage.Wal.IShmStoreHook.BeforeStore()
+    {
+        if (CountShm) Step('m');
+    }
+
+    private void Step(char kind, Action? partial = null)
     {
         if (Crashed) throw new IOException("simulated crash: the process is gone");
         Operations++;
+        Trace.Append(kind);
         if (CrashAt != 0 && Operations >= CrashAt)
         {
             Crashed = true;
@@ -37,7 +49,7 @@ public sealed class FaultyStorage : IStorageSystem
 
     void IStorageSystem.Delete(string path)
     {
-        Step();
+        Step('d');
         _inner.Delete(path);
     }
 
@@ -59,19 +71,19 @@ public sealed class FaultyStorage : IStorageSystem
         public void Write(ReadOnlySpan<byte> data, long offset)
         {
             byte[] copy = data.ToArray();
-            _fs.Step(_fs.Tear ? () => _f.Write(copy.AsSpan(0, copy.Length / 2), offset) : null);
+            _fs.Step('w', _fs.Tear ? () => _f.Write(copy.AsSpan(0, copy.Length / 2), offset) : null);
             _f.Write(data, offset);
         }
 
         public void SetLength(long length)
         {
-            _fs.Step();
+            _fs.Step('t');
             _f.SetLength(length);
         }
 
         public void Sync()
         {
-            _fs.Step();
+            _fs.Step('s');
             _f.Sync();
         }
 

@@ -17,6 +17,26 @@ public static class Sqlite3Shell
         };
         return System.Diagnostics.Process.Start(psi)!;
     }
+
+    /// <summary>
+    /// Runs <paramref name="sql"/> in a new sqlite3 process with SQLite's error log on stderr (".log stderr"), where
+    /// SQLite reports notices such as a wal-index rebuilt from the log ("recovered N frames from WAL file").
+    /// </summary>
+    public static (string Stdout, string Stderr) RunLogged(string path, string sql)
+    {
+        var psi = new System.Diagnostics.ProcessStartInfo(Path!)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var arg in new[] { "-cmd", ".log stderr", path, sql }) psi.ArgumentList.Add(arg);
+        using var p = System.Diagnostics.Process.Start(psi)!;
+        var stdout = p.StandardOutput.ReadToEndAsync();
+        var stderr = p.StandardError.ReadToEndAsync();
+        p.WaitForExit(60_000).Should().BeTrue("sqlite3 finishes");
+        return (stdout.Result, stderr.Result);
+    }
 }
 
 /// <summary>A fact skipped, with the reason, where the sqlite3 shell is not installed.</summary>

@@ -119,6 +119,11 @@ internal sealed partial class SharedWal
         var file = LogFile(create: true)!;
         if (_hdr.MxFrame == 0)
         {
+            // A restart (SQLite's walRestartHdr, here Restarted) killed between publishing its header and zeroing
+            // nBackfill leaves nBackfill past an empty log: readers start at nBackfill + 1, so they would skip the
+            // frames about to be written, or see only the tail of a commit. Nothing of an empty log was copied back,
+            // so under the write lock the store the restart did not make is made here.
+            if (_shm.NBackfill != 0) _shm.NBackfill = 0;
             uint seq = 0, salt1 = (uint)Random.Shared.NextInt64(0, 1L << 32);
             Span<byte> old = stackalloc byte[WalIndex.HeaderSize];
             if (file.Length >= WalIndex.HeaderSize && file.Read(old, 0) == old.Length)

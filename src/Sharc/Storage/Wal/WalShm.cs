@@ -35,11 +35,13 @@ internal sealed class WalShm : IDisposable
     // Copy-on-write, so a reader thread's lookup never sees the list mid-growth; growth happens under _grow.
     private (MemoryMappedFile Map, MemoryMappedViewAccessor View, IntPtr Base)[] _regions = [];
     private readonly object _grow = new();
+    private readonly IShmStoreHook? _hook;
 
-    private WalShm(string path, IStorageFile file)
+    private WalShm(string path, IStorageFile file, IShmStoreHook? hook)
     {
         _path = path;
         _file = file;
+        _hook = hook;
         Locks = new ShmLocks(file.Handle!);
     }
 
@@ -68,7 +70,7 @@ internal sealed class WalShm : IDisposable
             file.Dispose();
             return null;
         }
-        var shm = new WalShm(path, file);
+        var shm = new WalShm(path, file, fs as IShmStoreHook);
         try
         {
             LockWaiter.Acquire(shm.TryTakeDms, busyTimeout, $"{path}: another connection is initializing the wal-index");
@@ -161,8 +163,10 @@ internal sealed class WalShm : IDisposable
         Span<byte> raw = stackalloc byte[ShmHeader.Size];
         header.Write(raw);
         var b = Region(0, true);
+        _hook?.BeforeStore();
         WriteRaw(raw, b + ShmHeader.Size);
         Interlocked.MemoryBarrier();
+        _hook?.BeforeStore();
         WriteRaw(raw, b);
         Interlocked.MemoryBarrier();
     }
@@ -203,6 +207,7 @@ internal sealed class WalShm : IDisposable
 
     private void Store(int region, int offset, uint value)
     {
+        _hook?.BeforeStore();
         Interlocked.MemoryBarrier();
         Marshal.WriteInt32(Region(region, true), offset, (int)value);
         Interlocked.MemoryBarrier();
@@ -239,10 +244,12 @@ internal sealed class WalShm : IDisposable
         int pages = PageArray(r);
         if (idx == 1)
         {
+            _hook?.BeforeStore();
             Clear(b + pages, RegionSize - pages);
         }
         else if (Marshal.ReadInt32(b, pages + 4 * (idx - 1)) != 0)
         {
+            _hook?.BeforeStore();
             for (int s = 0; s < HashSlots; s++)
                 if ((ushort)Marshal.ReadInt16(b, HashOffset + 2 * s) >= idx) Marshal.WriteInt16(b, HashOffset + 2 * s, 0);
             Clear(b + pages + 4 * (idx - 1), HashOffset - pages - 4 * (idx - 1));
@@ -253,8 +260,10 @@ internal sealed class WalShm : IDisposable
             if (n >= HashSlots) ThrowHelper.Corrupt($"the wal-index hash table of region {r} is full");
             key = (key + 1) & (HashSlots - 1);
         }
+        _hook?.BeforeStore();
         Marshal.WriteInt32(b, pages + 4 * (idx - 1), (int)page);
         Interlocked.MemoryBarrier();
+        _hook?.BeforeStore();
         Marshal.WriteInt16(b, HashOffset + 2 * key, (short)idx);
     }
 
