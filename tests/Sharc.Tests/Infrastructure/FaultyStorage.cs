@@ -41,6 +41,13 @@ public sealed class FaultyStorage : IStorageSystem
         _inner.Delete(path);
     }
 
+    /// <summary>A rename is one operation: crashed there, it never happened.</summary>
+    void IStorageSystem.Replace(string source, string destination)
+    {
+        Step();
+        _inner.Replace(source, destination);
+    }
+
     private sealed class File : IStorageFile
     {
         private readonly FaultyStorage _fs;
