@@ -1,6 +1,8 @@
 using System.Text;
 using Sharc.Schema;
 using Sharc.Storage.Crypto;
+using Sharc.Storage.IO;
+using Sharc.Storage.Journal;
 
 namespace Sharc;
 
@@ -49,7 +51,7 @@ public sealed partial class SharcDatabase
     /// and application_id. The copy is built beside the destination and renamed over it once synced, so a crash leaves
     /// either no copy or a whole one.
     /// </summary>
-    public void ExportPlaintext(string destinationPath) => ExportTo(destinationPath, null, null);
+    public void ExportPlaintext(string destinationPath) => ExportTo(destinationPath, null, null, OsStorage.Instance);
 
     /// <summary>
     /// Writes an encrypted copy of this database (plaintext, or encrypted under another key or settings) to
@@ -58,7 +60,7 @@ public sealed partial class SharcDatabase
     public void ExportEncrypted(string destinationPath, SharcEncryptionKey key, SharcCipherSettings? cipher = null)
     {
         ArgumentNullException.ThrowIfNull(key);
-        ExportTo(destinationPath, key, cipher);
+        ExportTo(destinationPath, key, cipher, OsStorage.Instance);
     }
 
     /// <summary>
@@ -67,38 +69,75 @@ public sealed partial class SharcDatabase
     /// may have the database open.
     /// </summary>
     public static void Encrypt(string path, SharcEncryptionKey key, SharcCipherSettings? cipher = null)
+        => EncryptThrough(path, key, cipher, OsStorage.Instance);
+
+    /// <summary>Encrypts in place through a given file system (tests crash it at every write, sync and rename).</summary>
+    internal static void EncryptThrough(string path, SharcEncryptionKey key, SharcCipherSettings? cipher, IStorageSystem fs)
     {
         ArgumentNullException.ThrowIfNull(path);
         ArgumentNullException.ThrowIfNull(key);
+        // A writable open first rolls back a hot journal, and a checkpoint empties the log: the side files left beside
+        // the renamed copy then hold nothing that could be applied to it.
+        using (var recover = OpenWritable(path, new SharcOpenOptions { Writable = true }, fs))
+        {
+            if (recover.IsEncrypted) throw new InvalidOperationException("the database is already encrypted");
+            if (recover.Header.IsWal) recover.Checkpoint();
+        }
         using var source = Open(path);
-        if (source.IsEncrypted) throw new InvalidOperationException("the database is already encrypted");
-        source.ExportTo(path, key, cipher);
+        source.ExportTo(path, key, cipher, fs);
     }
 
-    private void ExportTo(string destinationPath, SharcEncryptionKey? key, SharcCipherSettings? cipher)
+    /// <summary>Exports through a given file system (tests crash it at every write, sync and rename).</summary>
+    internal void ExportTo(string destinationPath, SharcEncryptionKey? key, SharcCipherSettings? cipher, IStorageSystem fs)
     {
         ArgumentNullException.ThrowIfNull(destinationPath);
         ThrowIfDisposed();
         if (InTransaction) throw new InvalidOperationException("a copy cannot be made inside a transaction");
+        string[] destinationSides = [destinationPath + "-journal", destinationPath + "-wal", destinationPath + "-shm"];
+        // The replaced database's side files would be applied to the copy under its name: one that still holds
+        // changes (a hot journal, a log with frames) is refused before anything is written.
+        if (HotJournal.IsHot(fs, destinationSides[0]) || fs.LengthOf(destinationSides[1]) > 0)
+            throw new InvalidOperationException($"{destinationPath} has a hot journal or a write-ahead log with frames: open it writable (or checkpoint it) before replacing it");
         string temp = destinationPath + ".sharc-export";
         var header = Header;
+        bool replaced = false;
         try
         {
-            using (var target = Create(temp, new SharcCreateOptions
+            using (var target = CreateThrough(temp, new SharcCreateOptions
                    {
                        Overwrite = true, Key = key, Cipher = cipher, TextEncoding = header.TextEncoding,
                        AutoVacuum = header.IsAutoVacuum ? (header.IncrementalVacuum != 0 ? SharcAutoVacuum.Incremental : SharcAutoVacuum.Full) : SharcAutoVacuum.None,
-                   }))
+                   }, fs))
             {
                 CopyInto(target);
             }
+            // The side files left are empty or cold (checked above), so removing them loses nothing if the rename
+            // never happens; after it they would only stand beside the new file.
+            foreach (var side in destinationSides)
+                if (fs.Exists(side)) fs.Delete(side);
             // The copy is whole and synced (its last commit): only now does it take the destination's name.
-            File.Move(temp, destinationPath, overwrite: true);
+            fs.Replace(temp, destinationPath);
+            replaced = true;
         }
         finally
         {
             foreach (var leftover in new[] { temp, temp + "-journal", temp + "-wal", temp + "-shm" })
-                if (File.Exists(leftover)) File.Delete(leftover);
+                DeleteLeftover(fs, leftover, quiet: !replaced);
+        }
+    }
+
+    /// <summary>
+    /// Removes a scratch file of a copy. After a failure the removal is best effort, so it never hides the failure;
+    /// a copy left behind is overwritten by the next attempt.
+    /// </summary>
+    private static void DeleteLeftover(IStorageSystem fs, string path, bool quiet)
+    {
+        try
+        {
+            if (fs.Exists(path)) fs.Delete(path);
+        }
+        catch (IOException) when (quiet)
+        {
         }
     }
 

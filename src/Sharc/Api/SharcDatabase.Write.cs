@@ -40,17 +40,20 @@ public sealed partial class SharcDatabase
     /// <summary>
     /// Creates a new, empty database file (page 1 with the header and an empty sqlite_schema) and opens it for writing.
     /// </summary>
-    public static SharcDatabase Create(string path, SharcCreateOptions? options = null)
+    public static SharcDatabase Create(string path, SharcCreateOptions? options = null) => CreateThrough(path, options, OsStorage.Instance);
+
+    /// <summary>Creates through a given file system (the copies of ExportTo, which tests crash through it).</summary>
+    internal static SharcDatabase CreateThrough(string path, SharcCreateOptions? options, IStorageSystem fs)
     {
         ArgumentNullException.ThrowIfNull(path);
         options ??= new SharcCreateOptions();
         int pageSize = options.Key is null ? options.PageSize : (options.Cipher ?? SharcCipherSettings.SqlCipher4).PageSize;
         if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0)
             throw new ArgumentOutOfRangeException(nameof(options), pageSize, "The page size must be a power of two from 512 to 65536.");
-        if (File.Exists(path) && new FileInfo(path).Length > 0 && !options.Overwrite)
+        if (fs.LengthOf(path) > 0 && !options.Overwrite)
             throw new SharcException($"{path} already exists; set SharcCreateOptions.Overwrite to replace it");
         foreach (var side in new[] { path + "-journal", path + "-wal", path + "-shm" })
-            if (File.Exists(side)) File.Delete(side);
+            if (fs.Exists(side)) fs.Delete(side);
 
         // The key is stretched here, once: the codec goes on to the open below.
         PageCodec? codec = options.Key is null ? null : PageCodec.Create(options.Key, options.Cipher, default);
@@ -66,7 +69,7 @@ public sealed partial class SharcDatabase
         }
         try
         {
-            using (var os = OsStorage.Instance.Open(path, create: true))
+            using (var os = fs.Open(path, create: true))
             {
                 var f = codec is null ? os : new EncryptedFile(os, codec);
                 f.SetLength(0);
@@ -78,7 +81,7 @@ public sealed partial class SharcDatabase
             {
                 Writable = true, CachePages = open.CachePages, BusyTimeout = open.BusyTimeout,
                 SpillPages = open.SpillPages, WalAutoCheckpoint = open.WalAutoCheckpoint, ForeignKeys = open.ForeignKeys,
-            }, OsStorage.Instance, codec);
+            }, fs, codec);
         }
         catch
         {

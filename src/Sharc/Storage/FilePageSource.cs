@@ -12,7 +12,7 @@ namespace Sharc.Storage;
 /// Pages of a database file read with positional reads (no shared stream position), through a bounded cache.
 /// Committed WAL frames and a hot journal's original pages take precedence over the file.
 /// </summary>
-internal sealed class FilePageSource : IPageSource
+internal sealed class FilePageSource : IPageSource, IReadAheadSource
 {
     private readonly SafeFileHandle _file;
     private readonly SafeFileHandle? _walFile;
@@ -27,6 +27,8 @@ internal sealed class FilePageSource : IPageSource
     private uint _changeCounter;
     private readonly PageCodec? _codec;
     private readonly EncryptedFile? _decrypting;
+    private readonly DecryptAhead? _ahead;
+    private long _readEpoch;
 
     public FilePageSource(SafeFileHandle file, int pageSize, uint pageCount, int cachePages,
         SafeFileHandle? walFile, WalIndex? wal, HotJournal? journal, bool readLocking = false, TimeSpan busyTimeout = default,
@@ -34,7 +36,12 @@ internal sealed class FilePageSource : IPageSource
     {
         _codec = codec;
         // Never disposed itself: it only borrows the handle, which this source closes.
-        if (codec is not null) _decrypting = new EncryptedFile(OsStorage.Wrap(file), codec);
+        if (codec is not null)
+        {
+            _decrypting = new EncryptedFile(OsStorage.Wrap(file), codec);
+            // A second core authenticates and decrypts the pages a sequential scan will want next.
+            if (Environment.ProcessorCount > 1) _ahead = new DecryptAhead(this, codec);
+        }
         // Locking only makes sense for the live file: a WAL snapshot or a journal overlay is fixed at open.
         if (readLocking && wal is null && journal is null) _readLock = new FileLock(file);
         _busyTimeout = busyTimeout;
@@ -93,6 +100,8 @@ internal sealed class FilePageSource : IPageSource
             try
             {
                 LockWaiter.Acquire(_readLock, LockLevel.Shared, _busyTimeout, "read");
+                // A new epoch only once the lock is held: pages read ahead in it are read under the lock.
+                Interlocked.Increment(ref _readEpoch);
                 Span<byte> h = stackalloc byte[100];
                 if ((_decrypting is null ? RandomAccess.Read(_file, h, 0) : _decrypting.Read(h, 0)) < 100) return false;
                 uint counter = BinaryPrimitives.ReadUInt32BigEndian(h[24..]);
@@ -120,21 +129,40 @@ internal sealed class FilePageSource : IPageSource
         if (_readLock is null) return;
         lock (_sessionGate)
         {
-            if (_sessions > 0 && --_sessions == 0) _readLock.UnlockTo(LockLevel.None);
+            if (_sessions > 0 && --_sessions == 0)
+            {
+                // Ends the epoch before the lock goes: nothing read ahead from here on is used in a later session.
+                Interlocked.Increment(ref _readEpoch);
+                _readLock.UnlockTo(LockLevel.None);
+            }
         }
     }
 
     private void Load(uint pageNumber, byte[] buffer)
     {
+        if (_codec is null)
+        {
+            ReadStored(pageNumber, buffer);
+            return;
+        }
+        if (_ahead is not null && _ahead.TryTake(pageNumber, buffer)) return;
         // An encrypted page is read as stored into scratch, then authenticated and decrypted into the cache's buffer.
-        var target = _codec is null ? buffer : EncryptedFile.RawScratch(PageSize);
+        var raw = EncryptedFile.RawScratch(PageSize);
+        ReadStored(pageNumber, raw);
+        _codec.Decrypt(pageNumber, raw, buffer);
+    }
+
+    long IReadAheadSource.ReadEpoch => Interlocked.Read(ref _readEpoch);
+
+    /// <summary>Reads a page as stored: a hot journal's original, a committed WAL frame, or the file's.</summary>
+    public void ReadStored(uint pageNumber, byte[] target)
+    {
         if (_journal is not null && _journal.TryGetPage(pageNumber, out var original))
             original.CopyTo(target, 0);
         else if (_wal is not null && _walFile is not null && _wal.TryGetFrame(pageNumber, out long walOffset))
             ReadFully(_walFile, target, walOffset, pageNumber);
         else
             ReadFully(_file, target, (long)(pageNumber - 1) * PageSize, pageNumber);
-        _codec?.Decrypt(pageNumber, target, buffer);
     }
 
     private void ReadFully(SafeFileHandle handle, byte[] buffer, long offset, uint pageNumber)
@@ -156,6 +184,8 @@ internal sealed class FilePageSource : IPageSource
 
     public void Dispose()
     {
+        // The helper reads the files: it stops before they close.
+        _ahead?.Dispose();
         _walFile?.Dispose();
         _file.Dispose();
         _codec?.Dispose();

@@ -53,6 +53,13 @@ public sealed class FaultyStorage : IStorageSystem, Sharc.Storage.Wal.IShmStoreH
         _inner.Delete(path);
     }
 
+    /// <summary>A rename is one operation: crashed there, it never happened.</summary>
+    void IStorageSystem.Replace(string source, string destination)
+    {
+        Step();
+        _inner.Replace(source, destination);
+    }
+
     private sealed class File : IStorageFile
     {
         private readonly FaultyStorage _fs;

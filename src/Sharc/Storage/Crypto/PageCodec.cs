@@ -101,14 +101,13 @@ internal sealed class PageCodec : IDisposable
         var w = Rent();
         try
         {
-            var a = w.A;
-            // Ciphertext, IV and page number back to back: the HMAC's input.
-            raw.Slice(offset, size + IvSize).CopyTo(a);
-            BinaryPrimitives.WriteUInt32LittleEndian(a.AsSpan(size + IvSize), page);
+            // The HMAC's input is the ciphertext and IV as stored, then the page number.
             Span<byte> mac = stackalloc byte[64];
-            Mac(a.AsSpan(0, size + IvSize + 4), mac);
+            Mac(w, raw.Slice(offset, size + IvSize), page, mac);
             if (!CryptographicOperations.FixedTimeEquals(mac[.._hmacSize], raw.Slice(ivAt + IvSize, _hmacSize)))
                 ThrowAuthenticationFailed(page);
+            var a = w.A;
+            raw.Slice(offset, size + IvSize).CopyTo(a);
             // CBC decryption as ECB then XOR with the previous ciphertext block (the IV for the first): one reusable
             // transform serves every page whatever its IV.
             w.Decryptor.TransformBlock(a, 0, size, w.B, 0);
@@ -149,9 +148,8 @@ internal sealed class PageCodec : IDisposable
             var b = w.B;
             w.Encryptor.TransformBlock(w.A, 0, size, b, 0);
             w.Iv.CopyTo(b, size);
-            BinaryPrimitives.WriteUInt32LittleEndian(b.AsSpan(size + IvSize), page);
             Span<byte> mac = stackalloc byte[64];
-            Mac(b.AsSpan(0, size + IvSize + 4), mac);
+            Mac(w, b.AsSpan(0, size + IvSize), page, mac);
             b.AsSpan(0, size + IvSize).CopyTo(raw[offset..]);
             mac[.._hmacSize].CopyTo(raw[(ivAt + IvSize)..]);
             if (offset > 0)
@@ -166,14 +164,17 @@ internal sealed class PageCodec : IDisposable
         }
     }
 
-    private void Mac(ReadOnlySpan<byte> data, Span<byte> mac)
+    /// <summary>
+    /// The page's HMAC through the worker's keyed hash: its inner and outer key states are computed once, where a
+    /// one-shot HMAC would hash the key pads again for every page (a quarter of the cost of a 4 KiB page).
+    /// </summary>
+    private static void Mac(Worker w, ReadOnlySpan<byte> cipherAndIv, uint page, Span<byte> mac)
     {
-        switch (_hmacHash)
-        {
-            case SharcCipherHash.Sha1: HMACSHA1.HashData(_hmacKey, data, mac); break;
-            case SharcCipherHash.Sha256: HMACSHA256.HashData(_hmacKey, data, mac); break;
-            default: HMACSHA512.HashData(_hmacKey, data, mac); break;
-        }
+        Span<byte> number = stackalloc byte[4];
+        BinaryPrimitives.WriteUInt32LittleEndian(number, page);
+        w.Hmac.AppendData(cipherAndIv);
+        w.Hmac.AppendData(number);
+        w.Hmac.GetHashAndReset(mac);
     }
 
     private static void Xor(ReadOnlySpan<byte> x, ReadOnlySpan<byte> y, Span<byte> destination)
@@ -217,7 +218,7 @@ internal sealed class PageCodec : IDisposable
             ObjectDisposedException.ThrowIf(_disposed, this);
             if (_workers.Count > 0) return _workers.Pop();
         }
-        return new Worker(_key, PageSize);
+        return new Worker(_key, _hmacKey, HashName(_hmacHash), PageSize);
     }
 
     private void Return(Worker w)
@@ -252,13 +253,15 @@ internal sealed class PageCodec : IDisposable
         private readonly Aes _cbc;
         public readonly ICryptoTransform Decryptor;
         public readonly ICryptoTransform Encryptor;
+        public readonly IncrementalHash Hmac;
         public readonly byte[] A;
         public readonly byte[] B;
         public readonly byte[] Random = new byte[IvSize];
         public readonly byte[] Iv = new byte[IvSize];
 
-        public Worker(byte[] key, int pageSize)
+        public Worker(byte[] key, byte[] hmacKey, HashAlgorithmName hmacHash, int pageSize)
         {
+            Hmac = IncrementalHash.CreateHMAC(hmacHash, hmacKey);
             _ecb = Aes.Create();
             _ecb.Mode = CipherMode.ECB;
             _ecb.Padding = PaddingMode.None;
@@ -280,6 +283,7 @@ internal sealed class PageCodec : IDisposable
             CryptographicOperations.ZeroMemory(B);
             Decryptor.Dispose();
             Encryptor.Dispose();
+            Hmac.Dispose();
             _ecb.Dispose();
             _cbc.Dispose();
         }

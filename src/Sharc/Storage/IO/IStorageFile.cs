@@ -29,7 +29,7 @@ internal interface IStorageFile : IDisposable
     Microsoft.Win32.SafeHandles.SafeFileHandle? Handle { get; }
 }
 
-/// <summary>The file operations the write engine needs besides reading and writing: open, exists, delete.</summary>
+/// <summary>The file operations the write engine needs besides reading and writing: open, exists, delete, rename.</summary>
 internal interface IStorageSystem
 {
     IStorageFile Open(string path, bool create);
@@ -37,4 +37,6 @@ internal interface IStorageSystem
     bool Exists(string path);
     long LengthOf(string path);
     void Delete(string path);
+    /// <summary>Renames <paramref name="source"/> over <paramref name="destination"/> in one step (rename(2)), so the destination is whole before or after.</summary>
+    void Replace(string source, string destination);
 }

@@ -42,6 +42,15 @@ internal sealed class MemoryStorage : IStorageSystem
         lock (_lock) _files.Remove(path);
     }
 
+    public void Replace(string source, string destination)
+    {
+        lock (_lock)
+        {
+            if (!_files.Remove(source, out var f)) throw new FileNotFoundException("no such in-memory file", source);
+            _files[destination] = f;
+        }
+    }
+
     private sealed class MemoryFile : IStorageFile
     {
         private byte[] _data = [];

@@ -26,6 +26,8 @@ internal sealed class OsStorage : IStorageSystem
 
     public void Delete(string path) => File.Delete(path);
 
+    public void Replace(string source, string destination) => File.Move(source, destination, overwrite: true);
+
     private sealed class OsFile : IStorageFile
     {
         private readonly SafeFileHandle _handle;

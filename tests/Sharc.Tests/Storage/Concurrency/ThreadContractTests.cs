@@ -252,6 +252,7 @@ public class ThreadContractTests : IDisposable
         public bool Exists(string path) => true;
         public long LengthOf(string path) => 512;
         public void Delete(string path) { }
+        public void Replace(string source, string destination) { }
     }
 }
 
