@@ -21,7 +21,7 @@ public sealed class FaultyStorage : IStorageSystem, Sharc.Storage.Wal.IShmStoreH
     public bool Crashed { get; private set; }
     public bool CountShm { get; set; }
 
-    /// <summary>One letter per counted operation: w(rite), s(ync), t(runcate), d(elete), m (a -shm store).</summary>
+    /// <summary>One letter per counted operation: w(rite), s(ync), t(runcate), d(elete), r(ename), m (a -shm store).</summary>
     public System.Text.StringBuilder Trace { get; } = new();
 
     void Sharc.Storage.Wal.IShmStoreHook.BeforeStore()
@@ -56,7 +56,7 @@ public sealed class FaultyStorage : IStorageSystem, Sharc.Storage.Wal.IShmStoreH
     /// <summary>A rename is one operation: crashed there, it never happened.</summary>
     void IStorageSystem.Replace(string source, string destination)
     {
-        Step();
+        Step('r');
         _inner.Replace(source, destination);
     }
 
