@@ -16,6 +16,7 @@ internal sealed class NodeKeyTable
     private int[] _slotGen = new int[128];
     private int _gen = 1;
     private long[] _sortKeys = [];
+    private Comparison<int>? _textOrder;
 
     public NodeKeyTable(bool text)
     {
@@ -123,18 +124,14 @@ internal sealed class NodeKeyTable
         if (ids.Length < 2) return;
         if (_text)
         {
-            ids.Sort(new TextOrder(this));
+            // A delegate made once: sorting with a comparer object would wrap it in a new delegate per call.
+            ids.Sort(_textOrder ??= (x, y) => TextKey(x).SequenceCompareTo(TextKey(y)));
             return;
         }
         if (_sortKeys.Length < ids.Length) _sortKeys = new long[Math.Max(ids.Length, _sortKeys.Length * 2)];
         var keys = _sortKeys.AsSpan(0, ids.Length);
         for (int i = 0; i < ids.Length; i++) keys[i] = _ints[ids[i]];
         keys.Sort(ids);
-    }
-
-    private readonly struct TextOrder(NodeKeyTable table) : IComparer<int>
-    {
-        public int Compare(int x, int y) => table.TextKey(x).SequenceCompareTo(table.TextKey(y));
     }
 
     private int Claim(int slot, int id)
