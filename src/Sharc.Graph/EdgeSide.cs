@@ -31,6 +31,8 @@ internal sealed class EdgeSide : IDisposable
         _kind = kindUtf8;
         _kindInPrefix = kindUtf8 is not null && access.KindPos == 1;
         _index = db.PrepareReader(access.IndexName);
+        // Traversals expand their frontier in key order, so consecutive seeks mostly land on the leaf already held.
+        _index.SeekNearby = true;
         if (!access.Covers)
         {
             var cols = new List<string> { access.OtherColumn };

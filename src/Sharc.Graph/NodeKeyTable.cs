@@ -15,6 +15,8 @@ internal sealed class NodeKeyTable
     private int[] _slotId = new int[128];
     private int[] _slotGen = new int[128];
     private int _gen = 1;
+    private long[] _sortKeys = [];
+    private Comparison<int>? _textOrder;
 
     public NodeKeyTable(bool text)
     {
@@ -110,6 +112,26 @@ internal sealed class NodeKeyTable
         for (int slot = Hash(key) & mask; _slotGen[slot] == _gen; slot = (slot + 1) & mask)
             if (TextKey(_slotId[slot]).SequenceEqual(key)) return _slotId[slot];
         return -1;
+    }
+
+    /// <summary>
+    /// Sorts <paramref name="ids"/> by their keys in index order (integers ascending, text bytewise, as BINARY
+    /// collates): expanding a set of nodes in that order makes consecutive edge-index seeks land on the same or the
+    /// next leaf, where the cursor finds them without descending from the root.
+    /// </summary>
+    public void SortByKey(Span<int> ids)
+    {
+        if (ids.Length < 2) return;
+        if (_text)
+        {
+            // A delegate made once: sorting with a comparer object would wrap it in a new delegate per call.
+            ids.Sort(_textOrder ??= (x, y) => TextKey(x).SequenceCompareTo(TextKey(y)));
+            return;
+        }
+        if (_sortKeys.Length < ids.Length) _sortKeys = new long[Math.Max(ids.Length, _sortKeys.Length * 2)];
+        var keys = _sortKeys.AsSpan(0, ids.Length);
+        for (int i = 0; i < ids.Length; i++) keys[i] = _ints[ids[i]];
+        keys.Sort(ids);
     }
 
     private int Claim(int slot, int id)

@@ -43,7 +43,9 @@ public sealed record BfsOptions
 /// A prepared breadth-first traversal. Each <c>Execute</c> visits the nodes reachable from the start nodes in
 /// breadth-first order, giving each its depth and the edge it was first reached by. Visits are numbered
 /// 0…<see cref="VisitedCount"/>−1 in that order, so depths never decrease; the results are the visits from
-/// <see cref="FirstResult"/> on (those at <see cref="BfsOptions.MinDepth"/> or deeper).
+/// <see cref="FirstResult"/> on (those at <see cref="BfsOptions.MinDepth"/> or deeper). Each level is expanded in
+/// key order (integers ascending, text by its UTF-8 bytes), so that the edge-index seeks move forward through the
+/// index; a level's visits are numbered in the order that expansion first reaches them (start nodes as staged).
 /// <para>
 /// Start nodes are staged with <see cref="AddStart(long)"/> (integer or UTF-8 keys, any number, duplicates count
 /// once) and run by <see cref="Execute()"/>; <c>Execute(start)</c> replaces the staged starts with the given ones.
@@ -67,6 +69,8 @@ public sealed class PreparedBfs : IDisposable
     private int[] _depth = new int[64];
     private int[] _parent = new int[64];
     private long[] _parentEdge = new long[64];
+    // The visits of the level being expanded, in key order.
+    private int[] _order = new int[64];
     private bool _running;
 
     internal PreparedBfs(SharcGraph graph, BfsOptions options)
@@ -255,30 +259,42 @@ public sealed class PreparedBfs : IDisposable
                 return;
             }
         }
-        // Ids are handed out in order of first sight, which in a breadth-first walk is the queue order itself.
-        for (int head = 0; head < _keys.Count; head++)
+        // Level by level: a level is the visits numbered [levelStart, levelEnd), expanded in key order so that the
+        // edge-index seeks move forward through the index; ids are handed out in order of first sight, so the next
+        // level is the visits added meanwhile.
+        for (int levelStart = 0, levelEnd; levelStart < _keys.Count; levelStart = levelEnd)
         {
-            int depth = _depth[head];
-            if (depth >= maxDepth) continue;
-            if (--clock == 0 && TimeIsUp(deadline, ref clock)) return;
-            if (_text) _edges.Reset(_keys.TextKey(head));
-            else _edges.Reset(_keys.IntKey(head));
-            int followed = 0;
-            while (_edges.MoveNext())
+            levelEnd = _keys.Count;
+            int depth = _depth[levelStart];
+            if (depth >= maxDepth) break;
+            int n = levelEnd - levelStart;
+            if (_order.Length < n) _order = new int[Math.Max(n, _order.Length * 2)];
+            var order = _order.AsSpan(0, n);
+            for (int i = 0; i < n; i++) order[i] = levelStart + i;
+            _keys.SortByKey(order);
+            for (int i = 0; i < n; i++)
             {
+                int head = _order[i];
                 if (--clock == 0 && TimeIsUp(deadline, ref clock)) return;
-                // A key stored with another type names no node of this graph.
-                if (!_edges.NeighborHasType(keyType)) continue;
-                if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
-                bool added;
-                if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, viaEdge: true, out added);
-                else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, viaEdge: true, out added);
-                if (added && _keys.Count >= maxNodes)
+                if (_text) _edges.Reset(_keys.TextKey(head));
+                else _edges.Reset(_keys.IntKey(head));
+                int followed = 0;
+                while (_edges.MoveNext())
                 {
-                    StopReason = StopReason.NodeBudget;
-                    return;
+                    if (--clock == 0 && TimeIsUp(deadline, ref clock)) return;
+                    // A key stored with another type names no node of this graph.
+                    if (!_edges.NeighborHasType(keyType)) continue;
+                    if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
+                    bool added;
+                    if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, viaEdge: true, out added);
+                    else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, viaEdge: true, out added);
+                    if (added && _keys.Count >= maxNodes)
+                    {
+                        StopReason = StopReason.NodeBudget;
+                        return;
+                    }
+                    if (++followed == fanOut) break;
                 }
-                if (++followed == fanOut) break;
             }
         }
     }

@@ -129,9 +129,13 @@ public sealed class PreparedShortestPath : IDisposable
         int depthF = 0, depthB = 0;
         while (_frontACount > 0 && _frontBCount > 0)
         {
-            // Whole levels only. Before a level no node was reached from both ends, so the shortest path is longer
-            // than depthF + depthB; a meeting in this level is at most depthF + 1 + depthB long, so it is shortest.
-            // Meetings found while the other side's level is still half expanded carry no such bound.
+            // Whole levels only. Before a level, no node was reached from both ends, so the shortest path is longer
+            // than depthF + depthB, and every node either side labelled below its frontier was expanded. A node this
+            // level reaches that the other side labelled at a depth d below its frontier would have been met already
+            // (the other side, expanding it, crossed the same edge and labelled this side's node too); so every
+            // meeting in this level is at exactly depthF + depthB + 1 hops, and the first
+            // one found is a shortest path. Meetings found while the other side's level is half expanded would carry
+            // no such bound: that is what alternating node by node gets wrong.
             int meet;
             if (_frontACount <= _frontBCount)
             {
@@ -152,13 +156,14 @@ public sealed class PreparedShortestPath : IDisposable
         return false;
     }
 
-    /// <summary>Labels the next level of one side; returns the meeting node with the smallest total distance, or -1.</summary>
+    /// <summary>Labels the next level of one side until it meets the other side; returns the meeting node, or -1 when the level met nothing.</summary>
     private int ExpandLevel(bool forward, int[] front, int count, int depth)
     {
         // The per-node arrays are re-read after each neighbour: meeting a new node may grow them.
         var edges = forward ? _forward : _backward;
-        int best = -1, bestLength = int.MaxValue;
         _nextCount = 0;
+        // In key order, so that consecutive seeks land on the same or the next leaf of the edge index.
+        _keys.SortByKey(front.AsSpan(0, count));
         for (int i = 0; i < count; i++)
         {
             int u = front[i];
@@ -174,14 +179,10 @@ public sealed class PreparedShortestPath : IDisposable
                 (forward ? _edgeF : _edgeB)[v] = edges.EdgeRowId;
                 if (_nextCount == _next.Length) Array.Resize(ref _next, _nextCount * 2);
                 _next[_nextCount++] = v;
-                if (otherDist[v] >= 0 && depth + 1 + otherDist[v] < bestLength)
-                {
-                    bestLength = depth + 1 + otherDist[v];
-                    best = v;
-                }
+                if (otherDist[v] >= 0) return v;
             }
         }
-        return best;
+        return -1;
     }
 
     private bool Dijkstra(int s, int t)

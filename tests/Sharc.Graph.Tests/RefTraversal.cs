@@ -58,16 +58,23 @@ public static class RefTraversal
             Reach(s, 0, -1, 0);
             if (visits.Count >= maxNodes) return (visits, true);
         }
-        for (int head = 0; head < visits.Count; head++)
+        // Level by level, each level's nodes expanded in key order (text keys compare as their UTF-8 bytes do).
+        for (int levelStart = 0, levelEnd; levelStart < visits.Count; levelStart = levelEnd)
         {
-            var u = visits[head];
-            if (u.Depth >= maxDepth) continue;
-            int followed = 0;
-            foreach (var (v, e, d) in g.InIndexOrder(u.Key, dir, kind, textKeys))
+            levelEnd = visits.Count;
+            var level = Enumerable.Range(levelStart, levelEnd - levelStart);
+            level = textKeys ? level.OrderBy(i => TextKey(visits[i].Key), StringComparer.Ordinal) : level.OrderBy(i => visits[i].Key);
+            foreach (int head in level.ToList())
             {
-                if (edgeFilter is not null && !edgeFilter(u.Key, u.Depth, e, v, d)) continue;
-                if (Reach(v, u.Depth + 1, head, e.Id) && visits.Count >= maxNodes) return (visits, true);
-                if (++followed == fanOut) break;
+                var u = visits[head];
+                if (u.Depth >= maxDepth) continue;
+                int followed = 0;
+                foreach (var (v, e, d) in g.InIndexOrder(u.Key, dir, kind, textKeys))
+                {
+                    if (edgeFilter is not null && !edgeFilter(u.Key, u.Depth, e, v, d)) continue;
+                    if (Reach(v, u.Depth + 1, head, e.Id) && visits.Count >= maxNodes) return (visits, true);
+                    if (++followed == fanOut) break;
+                }
             }
         }
         return (visits, false);

@@ -24,17 +24,45 @@ public class ShortestPathTests
             foreach (long from in nodes)
             {
                 var dist = RefGraph.Distances(adjacency, from);
-                long to = nodes[rng.Next(nodes.Count)];
-                bool found = search.TryFindFewestHops(from, to);
-                found.Should().Be(dist.ContainsKey(to), $"{from} → {to}");
-                if (!found) continue;
-                search.Hops.Should().Be(dist[to], $"{from} → {to}");
-                CheckPath(search, g, from, to, direction, kind);
-                paths++;
+                if (FindsTheShortest(search, g, dist, from, nodes[rng.Next(nodes.Count)], direction, kind)) paths++;
             }
         }
         paths.Should().BeGreaterThan(2000);
         search.TryFindFewestHops(g.Nodes[0], g.Nodes[^1] + 1).Should().BeFalse();
+    }
+
+    [Theory]
+    [InlineData(GraphDirection.Out, null, 51, 80, 1.1)]
+    [InlineData(GraphDirection.In, null, 52, 80, 1.1)]
+    [InlineData(GraphDirection.Both, null, 53, 80, 0.8)]
+    [InlineData(GraphDirection.Out, "knows", 54, 60, 2.5)]
+    [InlineData(GraphDirection.In, "cites", 55, 60, 2.5)]
+    [InlineData(GraphDirection.Both, "knows", 56, 60, 1.5)]
+    [InlineData(GraphDirection.Out, null, 57, 6, 4.0)]
+    [InlineData(GraphDirection.Both, null, 58, 6, 4.0)]
+    public void WideLevelsMeetAtAShortestPath(GraphDirection direction, string? kind, int seed, int maxNodes, double edgesPerNode)
+    {
+        // Larger sparse parts give long paths and wide levels, where the two searches meet at many nodes of one
+        // level at once; the small dense ones are mostly self-loops and parallel edges.
+        using var dir = new TempDir();
+        string path = dir.File("g.db");
+        var g = GraphFixture.BuildRandom(path, seed, graphs: 150, maxNodes: maxNodes, edgesPerNode: edgesPerNode);
+        using var db = SharcDatabase.Open(path);
+        using var search = new SharcGraph(db).PrepareShortestPath(direction, kind);
+        var rng = new Random(seed);
+        var adjacency = g.Adjacency(direction, kind);
+        int paths = 0;
+        foreach (var part in g.Nodes.GroupBy(k => k / 1000))
+        {
+            var nodes = part.ToList();
+            foreach (long from in nodes.Take(12))
+            {
+                var dist = RefGraph.Distances(adjacency, from);
+                for (int i = 0; i < 4; i++)
+                    if (FindsTheShortest(search, g, dist, from, nodes[rng.Next(nodes.Count)], direction, kind)) paths++;
+            }
+        }
+        paths.Should().BeGreaterThan(500);
     }
 
     [Theory]
@@ -65,6 +93,17 @@ public class ShortestPathTests
     }
 
     /// <summary>The path runs from <paramref name="from"/> to <paramref name="to"/> over real edges, each joining its two nodes the right way.</summary>
+    /// <summary>Searches from → to and checks the answer against the one-ended BFS distances from <paramref name="from"/>; true when a path exists.</summary>
+    private static bool FindsTheShortest(PreparedShortestPath search, RefGraph g, Dictionary<long, int> dist, long from, long to, GraphDirection direction, string? kind)
+    {
+        bool found = search.TryFindFewestHops(from, to);
+        found.Should().Be(dist.ContainsKey(to), $"{from} → {to}");
+        if (!found) return false;
+        search.Hops.Should().Be(dist[to], $"{from} → {to}");
+        CheckPath(search, g, from, to, direction, kind);
+        return true;
+    }
+
     private static void CheckPath(PreparedShortestPath search, RefGraph g, long from, long to, GraphDirection direction, string? kind)
     {
         search.GetNodeInt64(0).Should().Be(from);

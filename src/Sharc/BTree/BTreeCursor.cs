@@ -217,11 +217,36 @@ internal sealed partial class BTreeCursor : IDisposable
     {
         BeginWalk();
         uint page = _root;
+        int from = 0;
+        if (SeekNearby && _held > 1)
+        {
+            int level = NearbyLevel(ref comparer, out from);
+            // The held frames above that level are the path to it, so reads past its subtree climb on as usual.
+            _depth = level - 1;
+            if (level > 0) page = _stack[level].Page.PageNumber;
+        }
         while (true)
         {
             ref Frame f = ref Push(page);
             var span = f.Page.Span;
             int lo = 0, hi = f.Header.CellCount;
+            if (from > 0)
+            {
+                // Every cell before `from` is below the key: gallop forward from there (1, 2, 4… cells), so a key a
+                // child or two ahead costs two or three probes, then binary-search the last stride.
+                lo = from;
+                from = 0;
+                for (int step = 1; lo + step - 1 < hi; step <<= 1)
+                {
+                    int probe = lo + step - 1;
+                    if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, probe)) >= 0)
+                    {
+                        hi = probe;
+                        break;
+                    }
+                    lo = probe + 1;
+                }
+            }
             while (lo < hi)
             {
                 int mid = (lo + hi) >>> 1;
@@ -241,6 +266,56 @@ internal sealed partial class BTreeCursor : IDisposable
             }
             page = ChildAt(ref f, lo);
         }
+    }
+
+    /// <summary>
+    /// When set, <see cref="SeekKey{TComparer}"/> first looks for the key on the pages still held from the last walk
+    /// (this generation's, so current): it starts the descent at the deepest of them whose first entry is below the
+    /// key and whose last entry is not, instead of at the root. Ascending or clustered seeks then cost a binary
+    /// search of one leaf; a seek elsewhere pays up to two probes per held level before descending from the root.
+    /// </summary>
+    public bool SeekNearby { get; set; }
+
+    /// <summary>
+    /// The deepest held level (below the root) whose page brackets the key: the lower bound then lies in its
+    /// subtree, because a page's first and last entries bound every entry between them. 0 when none does.
+    /// </summary>
+    /// <remarks>
+    /// <paramref name="from"/> is set when the key lies beyond the whole held page below that level: cells before
+    /// the child that page hangs from are then all below the key too, so the search there starts at that child.
+    /// </remarks>
+    private int NearbyLevel<TComparer>(ref TComparer comparer, out int from) where TComparer : struct, IRecordComparer
+    {
+        bool beyondBelow = false;
+        for (int level = _held - 1; level > 0; level--)
+        {
+            ref Frame f = ref _stack[level];
+            int n = f.Header.CellCount;
+            if (n < 2)
+            {
+                beyondBelow = false;
+                continue;
+            }
+            // Read before probing: a spilled cell's probe moves the frame's index, and gathers from the frame at _depth.
+            int child = f.Index;
+            _depth = level;
+            var span = f.Page.Span;
+            // Forward seeks mostly fail on the last entry (the key lies beyond this page), so it is probed first.
+            if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, n - 1)) < 0)
+            {
+                beyondBelow = true;
+                continue;
+            }
+            if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, 0)) < 0)
+            {
+                // The held child (f.Index) lies wholly below the key only on an interior page walked into it.
+                from = beyondBelow && !f.Header.IsLeaf ? child : 0;
+                return level;
+            }
+            beyondBelow = false;
+        }
+        from = 0;
+        return 0;
     }
 
     /// <summary>
