@@ -157,7 +157,7 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
         return items.Select(Compile).ToArray();
     }
 
-    private static SqlCompareOp CompareOp(IntentCompareOp op) => op switch
+    internal static SqlCompareOp CompareOp(IntentCompareOp op) => op switch
     {
         IntentCompareOp.Eq => SqlCompareOp.Eq,
         IntentCompareOp.Ne => SqlCompareOp.Ne,

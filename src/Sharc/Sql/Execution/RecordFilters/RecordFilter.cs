@@ -61,7 +61,7 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
                     // An OR with a part the bytes cannot decide is Unknown for every row that part does not settle:
                     // still worth running, as its other parts may prove rows true.
                     if (terms.TrueForAll(t => t is OpaqueTest)) return null;
-                    return l.IsAnd ? new AndTest([.. terms]) : new OrTest([.. terms]);
+                    return new LogicTest(l.IsAnd, [.. terms]);
                 }
                 case UnaryExpr { Op: IntentUnaryOp.Not } u:
                     return TryCompile(u.Operand) is { } operand ? new NotTest(operand) : null;
@@ -75,7 +75,7 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
                 case CompareExpr c:
                 {
                     if (!StoredCompare.Supports(c.Collation)) return null;
-                    var op = Op(c.Op);
+                    var op = PipelineBuilder.CompareOp(c.Op);
                     if (Column(c.Left) is { } l && IsFixed(c.Right)) return new CompareTest(l, op, compile(c.Right), c.CompareAffinity, c.Collation);
                     if (Column(c.Right) is { } r && IsFixed(c.Left)) return new CompareTest(r, Commute(op), compile(c.Left), c.CompareAffinity, c.Collation);
                     return null;
@@ -83,7 +83,7 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
                 case BetweenExpr b when Column(b.Operand) is { } col && IsFixed(b.Low) && IsFixed(b.High)
                                         && StoredCompare.Supports(b.LowCollation) && StoredCompare.Supports(b.HighCollation):
                 {
-                    RecordTest range = new AndTest([
+                    RecordTest range = new LogicTest(true, [
                         new CompareTest(col, SqlCompareOp.Ge, compile(b.Low), b.LowAffinity, b.LowCollation),
                         new CompareTest(col, SqlCompareOp.Le, compile(b.High), b.HighAffinity, b.HighCollation)]);
                     return b.Not ? new NotTest(range) : range;
@@ -136,16 +136,6 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
             _ => false,
         };
     }
-
-    private static SqlCompareOp Op(IntentCompareOp op) => op switch
-    {
-        IntentCompareOp.Eq => SqlCompareOp.Eq,
-        IntentCompareOp.Ne => SqlCompareOp.Ne,
-        IntentCompareOp.Lt => SqlCompareOp.Lt,
-        IntentCompareOp.Le => SqlCompareOp.Le,
-        IntentCompareOp.Gt => SqlCompareOp.Gt,
-        _ => SqlCompareOp.Ge,
-    };
 
     private static SqlCompareOp Commute(SqlCompareOp op) => op switch
     {

@@ -29,9 +29,14 @@ internal abstract class RecordTest
     public abstract RecordTruth Test(ReadOnlySpan<byte> record, long rowId);
 }
 
-/// <summary>AND of several tests, SQL's three-valued AND extended by Unknown (which only a False can override).</summary>
-internal sealed class AndTest(RecordTest[] terms) : RecordTest
+/// <summary>
+/// AND (or OR) of several tests: SQL's three-valued logic extended by Unknown. False settles an AND (True an OR);
+/// otherwise Unknown outranks NULL, which outranks the neutral value, so a later settling term still decides the row.
+/// </summary>
+internal sealed class LogicTest(bool and, RecordTest[] terms) : RecordTest
 {
+    private readonly RecordTruth _settles = and ? RecordTruth.False : RecordTruth.True;
+
     public override void Bind(ExecContext ctx, ValueArena arena)
     {
         foreach (var t in terms) t.Bind(ctx, arena);
@@ -39,33 +44,11 @@ internal sealed class AndTest(RecordTest[] terms) : RecordTest
 
     public override RecordTruth Test(ReadOnlySpan<byte> record, long rowId)
     {
-        var result = RecordTruth.True;
+        var result = and ? RecordTruth.True : RecordTruth.False;
         foreach (var t in terms)
         {
             var r = t.Test(record, rowId);
-            if (r == RecordTruth.False) return RecordTruth.False;
-            // Unknown outranks Null: a later False still settles the row, anything else leaves it to the evaluator.
-            if (r > result) result = r;
-        }
-        return result;
-    }
-}
-
-/// <summary>OR of several tests: True settles it; Unknown outranks Null and False.</summary>
-internal sealed class OrTest(RecordTest[] terms) : RecordTest
-{
-    public override void Bind(ExecContext ctx, ValueArena arena)
-    {
-        foreach (var t in terms) t.Bind(ctx, arena);
-    }
-
-    public override RecordTruth Test(ReadOnlySpan<byte> record, long rowId)
-    {
-        var result = RecordTruth.False;
-        foreach (var t in terms)
-        {
-            var r = t.Test(record, rowId);
-            if (r == RecordTruth.True) return RecordTruth.True;
+            if (r == _settles) return r;
             if (r > result) result = r;
         }
         return result;
