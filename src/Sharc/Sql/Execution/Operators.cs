@@ -53,15 +53,18 @@ internal sealed class SingleRowOperator(int frame) : RowOperator
     }
 }
 
-/// <summary>WHERE or HAVING: passes the rows for which the predicate is true.</summary>
-internal sealed class FilterOperator(RowOperator child, Evaluator predicate) : RowOperator
+/// <summary>
+/// WHERE or HAVING: passes the rows for which the predicate is true. Under a table scan whose record filter holds the
+/// whole clause (<paramref name="provenBy"/>), a row that filter proved true is passed without evaluating it again.
+/// </summary>
+internal sealed class FilterOperator(RowOperator child, Evaluator predicate, TableScanOperator? provenBy = null) : RowOperator
 {
     public override void Open(ExecContext ctx) => child.Open(ctx);
 
     public override bool Next(ExecContext ctx)
     {
         while (child.Next(ctx))
-            if (predicate.IsTrue(ctx)) return true;
+            if (provenBy is { RowProven: true } || predicate.IsTrue(ctx)) return true;
         return false;
     }
 

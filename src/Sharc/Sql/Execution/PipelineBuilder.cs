@@ -23,7 +23,13 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             _ => BuildCompoundSource(q),
         };
         // A join applies WHERE inside, each term at the first step where it can decide.
-        if (q.Where is not null && q.Source is not JoinSource) rows = new FilterOperator(rows, Compile(q.Where));
+        if (q.Where is not null && q.Source is not JoinSource)
+        {
+            var where = Compile(q.Where);
+            // A plain scan tests what it can of WHERE on the records' bytes; a row proven true is not evaluated again.
+            var scan = rows as TableScanOperator;
+            rows = new FilterOperator(rows, where, scan is not null && scan.FilterOnRecords(q.Where, Compile) ? scan : null);
+        }
         if (q.Aggregation is { } a)
         {
             var keys = a.Keys.Select(Compile).ToArray();
@@ -151,7 +157,7 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
         return items.Select(Compile).ToArray();
     }
 
-    private static SqlCompareOp CompareOp(IntentCompareOp op) => op switch
+    internal static SqlCompareOp CompareOp(IntentCompareOp op) => op switch
     {
         IntentCompareOp.Eq => SqlCompareOp.Eq,
         IntentCompareOp.Ne => SqlCompareOp.Ne,

@@ -1,4 +1,5 @@
 using Sharc.Format;
+using Sharc.Sql.Execution.RecordFilters;
 using Sharc.Sql.Intent;
 using Sharc.Sql.Planning;
 using Sharc.Sql.Values;
@@ -49,6 +50,9 @@ internal sealed class TableScanOperator : RowOperator
     private bool _hasUpper;
     private bool _rowIdEquality;
     private Phase _phase;
+    private RecordFilter? _filter;
+    private bool _proven;
+    private readonly bool _hasRowIdColumn;
 
     public TableScanOperator(SharcDatabase db, TableSource table, AccessPlan access, int frame, Func<IntentExpr, Evaluator> compile)
     {
@@ -88,6 +92,7 @@ internal sealed class TableScanOperator : RowOperator
             for (int c = 0; c < t.Columns.Count; c++) ordinals[c + 1] = c;
         }
         _frame = new StorageFrame(_reader, ordinals);
+        _hasRowIdColumn = table.RowIdName is not null;
 
         _equalities = new Evaluator?[access.Equalities.Count];
         for (int i = 0; i < _equalities.Length; i++)
@@ -111,6 +116,25 @@ internal sealed class TableScanOperator : RowOperator
         _rowIdEquality = access.Kind == AccessKind.RowId && _equalities.Length > 0;
     }
 
+    /// <summary>
+    /// Lets a plain table scan test <paramref name="where"/> on each record's bytes, skipping the rows it proves false
+    /// or NULL before they are decoded. Returns true when the whole clause compiled, so that a row the test proves
+    /// true (<see cref="RowProven"/>) needs no second evaluation. Seeks keep the general path: their walks stop by
+    /// key, which skipping rows would delay.
+    /// </summary>
+    public bool FilterOnRecords(IntentExpr where, Func<IntentExpr, Evaluator> compile)
+    {
+        if (_access.Kind != AccessKind.Scan || _seeks) return false;
+        int columns = _reader.FieldCount - (_hasRowIdColumn ? 1 : 0);
+        _filter = RecordFilter.Create(where, _frameId, c => c == SourceColumn.RowId
+            ? (_hasRowIdColumn ? RecordColumn.RowId : null)
+            : c < columns ? _reader.RecordColumnOf(c) : null, compile);
+        return _filter is { Exact: true };
+    }
+
+    /// <summary>True when the record filter proved the current row satisfies the whole WHERE clause.</summary>
+    public bool RowProven => _proven;
+
     /// <summary>The b-tree reader this operator walks.</summary>
     public SharcDataReader Reader => _reader;
 
@@ -132,6 +156,8 @@ internal sealed class TableScanOperator : RowOperator
         ctx.Frames[_frameId] = _frame;
         _keyArena.Reset();
         _phase = Phase.Start;
+        _proven = false;
+        _filter?.Bind(ctx);
         if (!_seeks) return;
         _phase = Phase.NextKey;
         for (int i = 0; i < _equalities.Length; i++)
@@ -234,6 +260,7 @@ internal sealed class TableScanOperator : RowOperator
                     // A plain walk from the first entry (in index order when an index is the path).
                     _phase = Phase.InKey;
                     if (!StartScan()) return Finish();
+                    if (_filter is not null && !AcceptCurrent() && !_reader.ReadWhere(_filter, ctx.Interruption, out _proven)) return Finish();
                     _frame.NewRow();
                     return true;
                 case Phase.NextKey:
@@ -266,7 +293,7 @@ internal sealed class TableScanOperator : RowOperator
                         _phase = Phase.NextKey;
                         continue;
                     }
-                    if (!_reader.Read())
+                    if (!(_filter is null ? _reader.Read() : _reader.ReadWhere(_filter, ctx.Interruption, out _proven)))
                     {
                         if (!_seeks) return Finish();
                         _phase = Phase.NextKey;
@@ -279,6 +306,13 @@ internal sealed class TableScanOperator : RowOperator
                 }
             }
         }
+    }
+
+    private bool AcceptCurrent()
+    {
+        var t = _reader.JudgeCurrent(_filter!);
+        _proven = t == RecordTruth.True;
+        return t is RecordTruth.True or RecordTruth.Unknown;
     }
 
     private bool Finish()
