@@ -85,10 +85,9 @@ internal sealed partial class Pager
     /// SQLITE_BUSY_SNAPSHOT: those readers' snapshot cannot become a write transaction. Attempts run under the gate,
     /// waits outside it, so this connection's readers begin and end sessions while its writer waits.
     /// </summary>
-    private void BeginSharedWrite()
+    private void BeginSharedWrite(DateTime deadline)
     {
         if (ReadOnly) throw new SharcReadOnlyException();
-        var deadline = DateTime.UtcNow + _busyTimeout;
         int sleep = 1;
         while (true)
         {

@@ -34,6 +34,8 @@ internal sealed partial class Pager : IPageSource
     private uint _pageCountAtStart;
     private bool _fileWritten;
     private readonly int _cachePages;
+    private readonly WriterQueue? _writers;
+    private bool _leftWriters;
 
     public Pager(IStorageSystem fs, IStorageFile file, string path, int pageSize, int usableSize, uint pageCount, int cachePages, TimeSpan busyTimeout, int spillPages = DefaultSpillPages, ConcurrencyControl? concurrency = null)
     {
@@ -47,6 +49,7 @@ internal sealed partial class Pager : IPageSource
         _busyTimeout = busyTimeout;
         _cachePages = cachePages;
         _lock = new FileLock(file.Handle);
+        if (_lock.IsEnforced) _writers = WriterQueue.Join(System.IO.Path.GetFullPath(path));
         _cache = new PageCache(pageSize, cachePages, Load);
         if (concurrency is null) Concurrency = new ConcurrencyControl(_cache);
         else
@@ -107,6 +110,9 @@ internal sealed partial class Pager : IPageSource
     public string JournalPath => _path + "-journal";
 
     public FileLock Lock => _lock;
+
+    /// <summary>This process's line of writers to the file, or null where file locks are not enforced.</summary>
+    public WriterQueue? Writers => _writers;
 
     /// <summary>How long a write or a read waits for another connection's (or thread's) lock.</summary>
     public TimeSpan BusyTimeout
@@ -188,9 +194,43 @@ internal sealed partial class Pager : IPageSource
     public void BeginWrite()
     {
         if (InTransaction) return;
+        var deadline = DateTime.UtcNow + _busyTimeout;
+        bool turnTaken = TakeWriterTurn(deadline);
+        try
+        {
+            BeginWrite(deadline);
+        }
+        catch
+        {
+            if (turnTaken) _writers!.Exit(this);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Waits in this process's line of writers to the file (see <see cref="WriterQueue"/>); true when the turn was
+    /// taken now (so a failure to begin must give it back), false when there is no line or the turn was already held.
+    /// </summary>
+    private bool TakeWriterTurn(DateTime deadline)
+    {
+        // A sole-user WAL connection has the file to itself: nobody else in the process can be in line.
+        if (_writers is null || (_wal is not null && _shared is null) || _writers.IsHeldBy(this)) return false;
+        bool holdsShared;
+        lock (_gate) holdsShared = _wal is null && _shared is null && _lock.Level >= LockLevel.Shared;
+        // Reading in rollback mode this connection holds SHARED, and the turn's holder needs every SHARED lock gone to
+        // commit: waiting in line would block the one it waits for. It takes a free turn or is busy at once, as it is
+        // when RESERVED is taken (LockWaiter).
+        bool taken = holdsShared ? _writers.TryEnter(this) : _writers.Enter(this, deadline);
+        if (!taken)
+            throw new SharcBusyException($"database is locked: another connection of this process is writing to {_path} ({(holdsShared ? "this connection is reading, so it cannot wait" : "waited in line for the busy timeout")})");
+        return true;
+    }
+
+    private void BeginWrite(DateTime deadline)
+    {
         if (_shared is not null)
         {
-            BeginSharedWrite();
+            BeginSharedWrite(deadline);
             return;
         }
         lock (_gate)
@@ -201,7 +241,7 @@ internal sealed partial class Pager : IPageSource
             }
             else
             {
-                Acquire(LockLevel.Reserved);
+                LockWaiter.Acquire(_lock, LockLevel.Reserved, Remaining(deadline), _path);
                 try
                 {
                     if (HotJournal.IsHot(_fs, JournalPath))
@@ -310,6 +350,7 @@ internal sealed partial class Pager : IPageSource
             else if (_shared is not null) _shared.EndWrite();
             else if (_wal is null) _lock.UnlockTo(LockLevel.Shared);
         }
+        _writers?.Exit(this);
         Concurrency.EndTransaction();
     }
 
@@ -346,6 +387,12 @@ internal sealed partial class Pager : IPageSource
 
     private void Acquire(LockLevel level) => LockWaiter.Acquire(_lock, level, _busyTimeout, _path);
 
+    private static TimeSpan Remaining(DateTime deadline)
+    {
+        var left = deadline - DateTime.UtcNow;
+        return left > TimeSpan.Zero ? left : TimeSpan.Zero;
+    }
+
     public void Dispose()
     {
         try
@@ -362,6 +409,11 @@ internal sealed partial class Pager : IPageSource
             _wal?.Dispose();
             _shm?.Dispose();
             _lock.UnlockTo(LockLevel.None);
+            if (!_leftWriters)
+            {
+                _leftWriters = true;
+                _writers?.Leave(this);
+            }
             var codec = Codec;
             _file.Dispose();
             codec?.Dispose();

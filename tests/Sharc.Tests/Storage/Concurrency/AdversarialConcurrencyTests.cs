@@ -183,7 +183,13 @@ public class AdversarialConcurrencyTests
             commits.Should().Be(240);
             checkpoints.Should().BeGreaterThan(0);
             AssertNoSnapshotLeft(db);
-            // Automatic checkpoints kept the log short.
+            // Automatic checkpoints keep the log short once nobody reads: during the run a held reader may stop a
+            // checkpoint from letting the log restart, so where the log ended then depends on timing. With no reader
+            // left, the first quiet commit's checkpoint backfills everything and the second restarts the log (or
+            // neither was needed), so the log is at most the threshold plus one transfer.
+            var quiet = new Random(seed);
+            Transfer(db, quiet);
+            Transfer(db, quiet);
             db.WritablePager.WalFrames.Should().BeLessThan(10 + 8);
             CheckBank(db).Should().BeNull();
         }
