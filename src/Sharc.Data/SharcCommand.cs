@@ -185,6 +185,7 @@ public sealed class SharcCommand : DbCommand
     private SharcDatabase Texts(string operation)
     {
         var connection = _connection ?? throw new InvalidOperationException($"{operation} requires the command to have a connection.");
+        connection.KeyFrom(_commandText);
         var db = connection.OpenDatabase(operation);
         if (_texts is not null && ReferenceEquals(_preparedFor, db)) return db;
         Unprepare();

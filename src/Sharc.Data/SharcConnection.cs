@@ -54,7 +54,7 @@ public sealed partial class SharcConnection : DbConnection
 
     /// <summary>The Sharc database this connection opened, for Sharc's own API next to ADO.NET.</summary>
     /// <exception cref="InvalidOperationException">The connection is not open.</exception>
-    public SharcDatabase SharcDatabase => _db ?? throw new InvalidOperationException("The connection is not open: call Open() first.");
+    public SharcDatabase SharcDatabase => _db ?? (_keyPending ? OpenDatabase(nameof(SharcDatabase)) : throw new InvalidOperationException("The connection is not open: call Open() first."));
 
     /// <summary>The transaction begun with <see cref="BeginTransaction(IsolationLevel)"/> and not yet ended, if any.</summary>
     internal SharcDbTransaction? Transaction { get; set; }
@@ -78,12 +78,22 @@ public sealed partial class SharcConnection : DbConnection
     {
         if (_state == ConnectionState.Open) return;
         if (_settings.Cache.Equals("Shared", StringComparison.OrdinalIgnoreCase)) throw new NotSupportedException("Sharc has no shared cache: use Cache=Default or Private.");
-        var mode = _settings.Mode;
-        string path = _settings.DataSource;
-        bool memory = mode == SharcOpenMode.Memory || path.Length == 0 || path == ":memory:";
         // A password is a SQLCipher key, read as SQLCipher's PRAGMA key reads it (a passphrase, or x'hex' for a raw key).
         _key?.Dispose();
         _key = _settings.Password.Length > 0 ? SharcEncryptionKey.Parse(_settings.Password) : null;
+        // Without one, an encrypted or new file waits for the first statement: it may be PRAGMA key (SharcConnection.Key.cs).
+        _keyPending = _key is null && KeyMayFollow();
+        if (!_keyPending) OpenFile();
+        _state = ConnectionState.Open;
+        OnStateChange(new StateChangeEventArgs(ConnectionState.Closed, ConnectionState.Open));
+    }
+
+    /// <summary>Opens the file with the key known now (none, the Password, or a first PRAGMA key).</summary>
+    private void OpenFile()
+    {
+        var mode = _settings.Mode;
+        string path = _settings.DataSource;
+        bool memory = mode == SharcOpenMode.Memory || path.Length == 0 || path == ":memory:";
         var open = new SharcOpenOptions
         {
             Key = _key,
@@ -103,8 +113,7 @@ public sealed partial class SharcConnection : DbConnection
         else
             _db = SharcDatabase.Open(path, open);
         ApplyRegistrations(_db);
-        _state = ConnectionState.Open;
-        OnStateChange(new StateChangeEventArgs(ConnectionState.Closed, ConnectionState.Open));
+        _keyPending = false;
     }
 
     /// <summary>Opens the database; completes synchronously (file opening is not asynchronous in Sharc), honouring <paramref name="cancellationToken"/> before it starts.</summary>
@@ -130,6 +139,7 @@ public sealed partial class SharcConnection : DbConnection
         Transaction = null;
         _db?.Dispose();
         _db = null;
+        _keyPending = false;
         _key?.Dispose();
         _key = null;
         if (_temporaryFile is not null)
@@ -178,7 +188,11 @@ public sealed partial class SharcConnection : DbConnection
 
     /// <summary>The open database, or the error Microsoft.Data.Sqlite gives when <paramref name="operation"/> meets a closed connection.</summary>
     internal SharcDatabase OpenDatabase(string operation)
-        => _db ?? throw new InvalidOperationException($"{operation} can only be called when the connection is open.");
+    {
+        // No PRAGMA key came first: the file opens without a key (an encrypted one then fails as it would have on Open).
+        if (_db is null && _keyPending) OpenFile();
+        return _db ?? throw new InvalidOperationException($"{operation} can only be called when the connection is open.");
+    }
 
     /// <inheritdoc/>
     protected override void Dispose(bool disposing)

@@ -69,12 +69,12 @@ public sealed partial class SharcDatabase
     /// in memory; a file opens with this database's open options (read-only when main is), and is created when
     /// missing if main is writable, as SQLite creates it.
     /// </summary>
-    internal void AttachDatabase(string file, string name)
+    internal void AttachDatabase(string file, string name, string? key = null)
     {
         var connection = Connection;
         if (!ReferenceEquals(connection, this))
         {
-            connection.AttachDatabase(file, name);
+            connection.AttachDatabase(file, name, key);
             return;
         }
         lock (_attachLock)
@@ -93,7 +93,7 @@ public sealed partial class SharcDatabase
             else
             {
                 shown = System.IO.Path.GetFullPath(file);
-                db = OpenSibling(file, name);
+                db = OpenSibling(file, name, key);
             }
             lock (_viewLock) _tempViews = _tempViews.WithDatabase(new AttachedDatabase(name, db, shown));
         }
@@ -130,18 +130,25 @@ public sealed partial class SharcDatabase
         return db;
     }
 
-    private SharcDatabase OpenSibling(string file, string name)
+    /// <summary>
+    /// Opens an attached file. <paramref name="keyText"/> is ATTACH's KEY as SQLCipher reads it ('' for plaintext);
+    /// without one, an encrypted main database lends its key and cipher settings, as in SQLCipher.
+    /// </summary>
+    private SharcDatabase OpenSibling(string file, string name, string? keyText)
     {
         SharcDatabase db;
+        using var given = keyText is { Length: > 0 } ? SharcEncryptionKey.Parse(keyText) : null;
+        var key = keyText is null ? Codec?.Key : given;
+        var cipher = key is null ? null : Codec?.Settings;
         if (_pager is { } pager)
         {
             if (!pager.Storage.Exists(file)) pager.Storage.Open(file, create: true).Dispose();
-            db = OpenWritable(file, new SharcOpenOptions { Writable = true, BusyTimeout = pager.BusyTimeout, ForeignKeys = ForeignKeysEnabled }, pager.Storage);
+            db = OpenWritable(file, new SharcOpenOptions { Writable = true, BusyTimeout = pager.BusyTimeout, ForeignKeys = ForeignKeysEnabled, Key = key, Cipher = cipher }, pager.Storage);
         }
         else
         {
             if (!File.Exists(file)) throw new SharcException("unable to open database: " + file);
-            db = Open(file);
+            db = Open(file, new SharcOpenOptions { Key = key, Cipher = cipher });
         }
         if (db.TextEncoding != TextEncoding)
         {

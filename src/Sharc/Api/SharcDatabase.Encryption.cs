@@ -1,3 +1,4 @@
+using System.Security.Cryptography;
 using System.Text;
 using Sharc.Schema;
 using Sharc.Storage.Crypto;
@@ -43,6 +44,41 @@ public sealed partial class SharcDatabase
         {
             pager.Concurrency.Exit();
         }
+    }
+
+    /// <summary>
+    /// SQLCipher's <c>PRAGMA cipher_integrity_check</c>: every page of the database file authenticated under the key,
+    /// one line per page that fails ("HMAC verification failed for page N") and one for a partial last page ("page N
+    /// has an invalid size of M bytes"); empty when all is well, null when the database is not encrypted. As in
+    /// SQLCipher, the file is checked, not the write-ahead log.
+    /// </summary>
+    internal List<string>? CipherIntegrityCheck()
+    {
+        if (Codec is not { } codec || Path is null) return null;
+        var fs = _source is Storage.Pager pager ? pager.Storage : OsStorage.Instance;
+        using var file = fs.OpenReadOnly(Path);
+        long length = file.Length;
+        int pageSize = codec.PageSize;
+        var raw = new byte[pageSize];
+        var plain = new byte[pageSize];
+        var problems = new List<string>();
+        long pages = length / pageSize;
+        for (long page = 1; page <= pages; page++)
+        {
+            int got = 0;
+            while (got < pageSize && file.Read(raw.AsSpan(got), (page - 1) * pageSize + got) is var n and > 0) got += n;
+            try
+            {
+                codec.Decrypt((uint)page, raw, plain);
+            }
+            catch (SharcCryptoException)
+            {
+                problems.Add($"HMAC verification failed for page {page}");
+            }
+        }
+        if (length % pageSize != 0) problems.Add($"page {pages + 1} has an invalid size of {length % pageSize} bytes");
+        CryptographicOperations.ZeroMemory(plain);
+        return problems;
     }
 
     /// <summary>
@@ -118,6 +154,8 @@ public sealed partial class SharcDatabase
             // The copy is whole and synced (its last commit): only now does it take the destination's name.
             fs.Replace(temp, destinationPath);
             replaced = true;
+            // Until the directory is synced, a power failure may bring the old name back (whole, but old).
+            fs.SyncDirectory(destinationPath);
         }
         finally
         {

@@ -212,6 +212,7 @@ public sealed partial class SharcDatabase
             foreach (var side in new[] { "-journal", "-wal", "-shm" })
                 if (File.Exists(path + side)) File.Delete(path + side);
             File.Move(temp, path, overwrite: true);
+            DirectorySync.SyncParentOf(path);
         }
         finally
         {

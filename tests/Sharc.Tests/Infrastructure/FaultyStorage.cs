@@ -21,7 +21,7 @@ public sealed class FaultyStorage : IStorageSystem, Sharc.Storage.Wal.IShmStoreH
     public bool Crashed { get; private set; }
     public bool CountShm { get; set; }
 
-    /// <summary>One letter per counted operation: w(rite), s(ync), t(runcate), d(elete), r(ename), m (a -shm store).</summary>
+    /// <summary>One letter per counted operation: w(rite), s(ync), t(runcate), d(elete), r(ename), D (a directory sync), m (a -shm store).</summary>
     public System.Text.StringBuilder Trace { get; } = new();
 
     void Sharc.Storage.Wal.IShmStoreHook.BeforeStore()
@@ -58,6 +58,12 @@ public sealed class FaultyStorage : IStorageSystem, Sharc.Storage.Wal.IShmStoreH
     {
         Step('r');
         _inner.Replace(source, destination);
+    }
+
+    void IStorageSystem.SyncDirectory(string path)
+    {
+        Step('D');
+        _inner.SyncDirectory(path);
     }
 
     private sealed class File : IStorageFile

@@ -54,6 +54,8 @@ public sealed class SqlCipher : IDisposable
         public ColPtr ColumnBlob => _blob ??= F<ColPtr>("sqlite3_column_blob");
         public ColInt ColumnBytes => _bytes ??= F<ColInt>("sqlite3_column_bytes");
         public ErrMsg Error => _err ??= F<ErrMsg>("sqlite3_errmsg");
+        public ColPtr ColumnName => _name ??= F<ColPtr>("sqlite3_column_name");
+        private ColPtr? _name;
         private OpenV2? _open; private CloseV2? _close; private KeyFn? _key; private PrepareV2? _prepare; private StmtFn? _step, _finalize, _count;
         private ColInt? _type, _bytes; private ColInt64? _i64; private ColDouble? _dbl; private ColPtr? _text, _blob; private ErrMsg? _err;
     }
@@ -75,6 +77,15 @@ public sealed class SqlCipher : IDisposable
         return c;
     }
 
+    /// <summary>Opens (creating when missing) without a key: the first statement may be PRAGMA key.</summary>
+    public static SqlCipher OpenWithoutKey(string path)
+    {
+        int rc = Native.Value.OpenF(Z(path), out var db, 0x02 | 0x04 /* READWRITE | CREATE */, IntPtr.Zero);
+        var c = new SqlCipher(db);
+        if (rc != 0) throw new InvalidOperationException($"sqlite3_open_v2: {rc}");
+        return c;
+    }
+
     private static byte[] Z(string s) => Encoding.UTF8.GetBytes(s + "\0");
 
     private void Check(int rc, string what)
@@ -86,12 +97,31 @@ public sealed class SqlCipher : IDisposable
 
     public object? Scalar(string sql) => Rows(sql).FirstOrDefault()?[0];
 
+    /// <summary>The column names of the last statement <see cref="Rows"/> ran.</summary>
+    public string[] LastColumns { get; private set; } = [];
+
+    /// <summary>Runs <paramref name="sql"/> and returns SQLite's error message, or null when it succeeded.</summary>
+    public string? Error(string sql)
+    {
+        try
+        {
+            Rows(sql);
+            return null;
+        }
+        catch (InvalidOperationException)
+        {
+            return Marshal.PtrToStringUTF8(Native.Value.Error(_db));
+        }
+    }
+
     public List<object?[]> Rows(string sql)
     {
         var api = Native.Value;
         var rows = new List<object?[]>();
         var bytes = Encoding.UTF8.GetBytes(sql);
         Check(api.Prepare(_db, bytes, bytes.Length, out var stmt, IntPtr.Zero), "prepare " + sql);
+        int columns = api.ColumnCount(stmt);
+        LastColumns = [.. Enumerable.Range(0, columns).Select(i => Marshal.PtrToStringUTF8(api.ColumnName(stmt, i)) ?? "")];
         try
         {
             while (true)

@@ -104,6 +104,9 @@ public sealed class SharcEncryptionKey : IDisposable
     /// <summary>The salt a 96-digit raw key carries, or empty.</summary>
     internal ReadOnlySpan<byte> Salt => _salt;
 
+    /// <summary>A copy in pinned memory of its own (a database keeps one for ATTACH without KEY), zeroed by its own dispose.</summary>
+    internal SharcEncryptionKey Clone() => new(Material, IsRaw, _salt);
+
     /// <summary>Zeroes the key material.</summary>
     public void Dispose()
     {

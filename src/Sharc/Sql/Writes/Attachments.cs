@@ -7,18 +7,19 @@ namespace Sharc.Sql.Writes;
 
 /// <summary>
 /// ATTACH and DETACH. Their operands are expressions, as in SQLite, except that a bare identifier is its own name
-/// (ATTACH 'x.db' AS aux): SQLite reads an identifier there as a string.
+/// (ATTACH 'x.db' AS aux): SQLite reads an identifier there as a string. ATTACH … KEY is SQLCipher's.
 /// </summary>
 internal static class Attachments
 {
     public static StatementOutcome Attach(SharcDatabase db, string sql, SqlAttachStatement attach, SqlValue[] parameters)
     {
-        if (attach.Key is not null) Unsupported.Throw("ATTACH … KEY (encrypted databases)", sql, attach.Key.Start);
         string file = Text(db, sql, attach.File, parameters);
         string name = Text(db, sql, attach.Schema, parameters);
+        // SQLCipher's KEY: a passphrase or x'hex' raw key, '' for a plaintext database.
+        string? key = attach.Key is null ? null : Text(db, sql, attach.Key, parameters);
         try
         {
-            db.AttachDatabase(file, name);
+            db.AttachDatabase(file, name, key);
         }
         catch (SharcException e) when (e is not SharcSqlException)
         {

@@ -71,6 +71,7 @@ internal static partial class Pragmas
             case "index_xinfo":
                 return value is null ? StatementOutcome.None : IndexInfo(db, value, extended: true);
         }
+        if (TryRunCipher(db, name, value, sql, pragma, out var cipher)) return cipher;
         if (TryRunSetting(db, name, value, sql, pragma, out var setting)) return setting;
         if (KnownToSqlite.Contains(name)) Unsupported.Throw($"PRAGMA {pragma.Name}", sql, pragma.Start);
         return StatementOutcome.None; // SQLite ignores pragmas it does not know

@@ -20,6 +20,9 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
     /// <summary>Pages decrypted ahead of the reader at most.</summary>
     public const int Depth = 8;
 
+    /// <summary>How long an idle helper waits for the reader's next miss before it leaves (a scan's pages come faster).</summary>
+    private static readonly TimeSpan Linger = TimeSpan.FromMilliseconds(2);
+
     /// <summary>Failed: the helper could not read or authenticate the page; it stays claimed so nobody retries it.</summary>
     private enum State : byte { Free, Working, Ready, Failed }
 
@@ -30,6 +33,7 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
     private readonly uint[] _pages = new uint[Depth];
     private readonly long[] _epochs = new long[Depth];
     private readonly State[] _states = new State[Depth];
+    private readonly bool[] _byHelper = new bool[Depth];
     private uint _front;
     private uint _lastMiss = uint.MaxValue - 1;
     private bool _running;
@@ -56,7 +60,12 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
         {
             if (_disposed) return false;
             // The window starts at this page: nobody claims it or reuses its slot from now on.
-            _front = page;
+            if (_front != page)
+            {
+                _front = page;
+                // A lingering helper has new pages to claim.
+                if (_running) Monitor.PulseAll(_gate);
+            }
             if (sequential && !_running && HasUnclaimed(_source.ReadEpoch))
             {
                 _running = true;
@@ -70,24 +79,33 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
                 {
                     _buffers[slot].CopyTo(buffer, 0);
                     _states[slot] = State.Free;
+                    if (_byHelper[slot]) TakenFromHelper++;
+                    else TakenFromReader++;
                     return true;
                 }
                 if (!ours || _states[slot] != State.Working) return false;
                 // The helper is on it: decrypt the next page meanwhile, or wait when the window is all taken.
-                if (!DecryptOne()) Monitor.Wait(_gate);
+                if (!DecryptOne(byHelper: false)) Monitor.Wait(_gate);
             }
         }
     }
 
-    /// <summary>The helper's loop: claims and decrypts pages until the window is done, then leaves.</summary>
+    /// <summary>
+    /// The helper's loop: claims and decrypts pages while the window has some; when it has none, it waits up to
+    /// <see cref="Linger"/> for the reader to move the window on before it leaves. Leaving after every window and being
+    /// queued again at the next miss cost a thread-pool hand-off per few pages, about as long as decrypting one.
+    /// </summary>
     void IThreadPoolWorkItem.Execute()
     {
         lock (_gate)
         {
             try
             {
-                while (!_disposed && DecryptOne())
+                while (!_disposed)
                 {
+                    if (DecryptOne(byHelper: true)) continue;
+                    uint front = _front;
+                    if (!Monitor.Wait(_gate, Linger) && _front == front) break;
                 }
             }
             finally
@@ -102,7 +120,7 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
     /// Under the gate: claims the first unclaimed page of the window and decrypts it with the gate released. False
     /// when there was none.
     /// </summary>
-    private bool DecryptOne()
+    private bool DecryptOne(bool byHelper)
     {
         long epoch = _source.ReadEpoch;
         if (!TryClaim(epoch, out int slot, out uint page)) return false;
@@ -114,6 +132,7 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
             _source.ReadStored(page, raw);
             _codec.Decrypt(page, raw, _buffers[slot]);
             done = true;
+            _byHelper[slot] = byHelper;
         }
         catch (Exception)
         {
@@ -156,6 +175,12 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
         return false;
     }
 
+    /// <summary>Pages the reader took that the helper had decrypted (diagnostics: how much of the work the second core did).</summary>
+    internal long TakenFromHelper { get; private set; }
+
+    /// <summary>Pages the reader took from the window that it had decrypted itself while the helper worked on its page.</summary>
+    internal long TakenFromReader { get; private set; }
+
     /// <summary>True when no helper is running or queued (tests wait for it).</summary>
     internal bool IsIdle
     {
@@ -171,6 +196,7 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
         lock (_gate)
         {
             _disposed = true;
+            Monitor.PulseAll(_gate);
             while (_running) Monitor.Wait(_gate);
         }
     }

@@ -41,6 +41,12 @@ internal sealed class PageCodec : IDisposable
         salt.CopyTo(_salt);
     }
 
+    /// <summary>
+    /// A copy of the key the codec was made from: SQLCipher's ATTACH without KEY opens the attached file with the
+    /// main database's key (its own salt, so the passphrase itself is needed). Zeroed with the codec.
+    /// </summary>
+    public SharcEncryptionKey? Key { get; private init; }
+
     /// <summary>The settings the codec was made with (a rekey keeps them).</summary>
     public SharcCipherSettings Settings { get; }
 
@@ -74,7 +80,7 @@ internal sealed class PageCodec : IDisposable
         else if (fileStart.Length >= SaltSize) fileStart[..SaltSize].CopyTo(salt);
         else RandomNumberGenerator.Fill(salt);
 
-        var codec = new PageCodec(settings, salt);
+        var codec = new PageCodec(settings, salt) { Key = key.Clone() };
         var kdf = HashName(settings.KdfHash);
         if (key.IsRaw) key.Material.CopyTo(codec._key);
         else Rfc2898DeriveBytes.Pbkdf2(key.Material, salt, codec._key, settings.KdfIterations, kdf);
@@ -244,6 +250,7 @@ internal sealed class PageCodec : IDisposable
         }
         CryptographicOperations.ZeroMemory(_key);
         CryptographicOperations.ZeroMemory(_hmacKey);
+        Key?.Dispose();
     }
 
     /// <summary>One thread's transforms and scratch; the AES objects hold their own copy of the key, freed on dispose.</summary>

@@ -39,4 +39,6 @@ internal interface IStorageSystem
     void Delete(string path);
     /// <summary>Renames <paramref name="source"/> over <paramref name="destination"/> in one step (rename(2)), so the destination is whole before or after.</summary>
     void Replace(string source, string destination);
+    /// <summary>Makes renames and new files in the directory holding <paramref name="path"/> durable (fsync of the directory).</summary>
+    void SyncDirectory(string path);
 }

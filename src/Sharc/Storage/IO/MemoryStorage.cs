@@ -42,6 +42,11 @@ internal sealed class MemoryStorage : IStorageSystem
         lock (_lock) _files.Remove(path);
     }
 
+    /// <summary>Nothing to do: memory has no power failure to survive.</summary>
+    public void SyncDirectory(string path)
+    {
+    }
+
     public void Replace(string source, string destination)
     {
         lock (_lock)

@@ -28,6 +28,8 @@ internal sealed class OsStorage : IStorageSystem
 
     public void Replace(string source, string destination) => File.Move(source, destination, overwrite: true);
 
+    public void SyncDirectory(string path) => DirectorySync.SyncParentOf(path);
+
     private sealed class OsFile : IStorageFile
     {
         private readonly SafeFileHandle _handle;

@@ -253,6 +253,7 @@ public class ThreadContractTests : IDisposable
         public long LengthOf(string path) => 512;
         public void Delete(string path) { }
         public void Replace(string source, string destination) { }
+        public void SyncDirectory(string path) { }
     }
 }
 
