@@ -20,6 +20,10 @@ internal sealed class IndexPlan
     public int[]? Expressions { get; set; }
     /// <summary>The writer's expression for a partial index's WHERE, or -1.</summary>
     public int Where { get; set; } = -1;
+    /// <summary>The entry of the row an update is rewriting, as it was before (see TableWriter.InPlace).</summary>
+    public byte[] OldEntry = new byte[64];
+    public int OldLength;
+    public bool OldAdmitted;
 }
 
 /// <summary>
@@ -468,8 +472,7 @@ internal sealed partial class TableWriter
         foreach (var ix in _indexes)
         {
             if (!Admits(ix, rowId)) continue;
-            var rec = IndexRecord(ix, rowId, ix.Fields.Length).ToArray();
-            _mutator.IndexDelete(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding);
+            _mutator.IndexDelete(ix.Index.RootPage, IndexRecord(ix, rowId, ix.Fields.Length), ix.Collations, ix.Descending, Encoding);
         }
         _mutator.TableDelete(_table.RootPage, rowId);
         return true;
@@ -578,6 +581,14 @@ internal sealed partial class TableWriter
         int alias = _table.RowIdAliasOrdinal;
         if (alias >= 0) updated[alias] = StoredValue.FromInteger(rowId);
         for (int i = 0; i < columns.Length; i++) updated[columns[i]] = values[i];
+        if (!_table.IsAutoIncrement && (alias < 0 || (updated[alias].Type == SharcColumnType.Integer && updated[alias].Integer == rowId)))
+        {
+            CaptureOldEntries(rowId);
+            if (alias >= 0) updated[alias] = StoredValue.Null;
+            ReplaceInPlace(rowId, updated);
+            if (old is not null) AfterUpdate(old, rowId, rowId, columns);
+            return true;
+        }
         DeleteRowCore(rowId);
         // A constraint failure below leaves the row deleted: the caller's statement savepoint undoes both.
         if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
