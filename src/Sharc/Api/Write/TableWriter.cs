@@ -50,6 +50,8 @@ internal sealed partial class TableWriter
     private long _maxRowIdAtWrite = -1;
     private Storage.Pager _pager => _db.WritablePager;
     private byte[] _keyBytes = new byte[128];
+    private BTreeCursor? _rowCursor;
+    private Storage.IPageSource? _rowCursorSource;
 
     public TableWriter(SharcDatabase db, BTreeMutator mutator, SharcTable table)
     {
@@ -621,9 +623,23 @@ internal sealed partial class TableWriter
     /// <summary>Reads row <paramref name="rowId"/> into the current record (stored values, copied).</summary>
     private bool LoadRow(long rowId)
     {
-        using var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: false);
-        if (!cursor.SeekRowId(rowId)) return false;
-        DecodeStorageRecord(cursor.GetPayload(cursor.PayloadSize).ToArray());
+        var source = _db.Source;
+        // One cursor per writer, parked between loads (a new one per row was most of what a row write allocated).
+        if (_rowCursor is null || !ReferenceEquals(_rowCursorSource, source))
+        {
+            _rowCursor = new BTreeCursor(source, _table.RootPage, _db.Header.UsableSize, isIndex: false);
+            _rowCursorSource = source;
+        }
+        try
+        {
+            if (!_rowCursor.SeekRowId(rowId)) return false;
+            // A copy: the loaded values point into it and outlive the next load.
+            DecodeStorageRecord(_rowCursor.GetPayload(_rowCursor.PayloadSize).ToArray());
+        }
+        finally
+        {
+            _rowCursor.Park();
+        }
         if (_table.RowIdAliasOrdinal >= 0) _record[_table.RowIdAliasOrdinal] = StoredValue.Null;
         ComputeGenerated(rowId);
         return true;
