@@ -615,6 +615,18 @@ internal sealed partial class BTreeCursor : IDisposable
         return true;
     }
 
+    /// <summary>
+    /// Lets go of the pages the cursor holds and leaves it unpositioned, ready to seek again: a cursor kept for one
+    /// lookup after another (the writer's row loads) holds no page while the writer changes pages in between.
+    /// </summary>
+    public void Park()
+    {
+        for (int i = 0; i < _held; i++) _source.Release(_stack[i].Page);
+        _held = 0;
+        _depth = -1;
+        _valid = false;
+    }
+
     public void Dispose()
     {
         if (_disposed) return;

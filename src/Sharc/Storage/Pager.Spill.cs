@@ -38,7 +38,7 @@ internal sealed partial class Pager
         else
         {
             // The journal must be durable (and hold the original size) before the first database page is overwritten.
-            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart, Codec);
+            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart, Codec, JournalRecord());
             _journal.Seal();
             Acquire(Locking.LockLevel.Exclusive);
             _fileWritten = true;

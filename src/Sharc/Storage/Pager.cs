@@ -303,7 +303,7 @@ internal sealed partial class Pager : IPageSource
         }
         if (_wal is null && page <= _pageCountAtStart && _journaled.Add(page))
         {
-            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart, Codec);
+            _journal ??= new JournalWriter(_fs, JournalPath, PageSize, _pageCountAtStart, Codec, JournalRecord());
             _journal.Append(page, buf);
         }
         _dirty[page] = buf;
@@ -382,6 +382,11 @@ internal sealed partial class Pager : IPageSource
         BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(28), PageCount);
         BinaryPrimitives.WriteUInt32BigEndian(p1.AsSpan(92), counter);
     }
+
+    private byte[]? _journalRecord;
+
+    /// <summary>The journal's record buffer, kept across transactions: a small auto-commit write otherwise allocates a page for it.</summary>
+    private byte[] JournalRecord() => _journalRecord is { } r && r.Length == PageSize + 8 ? r : _journalRecord = new byte[PageSize + 8];
 
     private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : new byte[PageSize];
 

@@ -21,6 +21,7 @@ internal sealed partial class TableWriter
         finalRowId = rowId;
         if (_table.IsWithoutRowId) throw new InvalidOperationException($"{_table.Name} is a WITHOUT ROWID table: update it by primary key");
         if (!LoadRow(rowId)) return false;
+        CaptureOldEntries(rowId);
         // FOREIGN KEYs see one update (ON UPDATE actions, a parent key moving), not the delete and insert it is made of.
         var oldImage = ForeignKeysActive ? RowImage(rowId) : null;
         var row = (StoredValue[])_record.Clone();
@@ -67,6 +68,8 @@ internal sealed partial class TableWriter
                 if (action == SqlConflictAction.Default && (ix.Index.OnConflict == SqlConflictAction.Replace) != (pass == 1)) continue;
                 // A partial index only holds, and so only conflicts for, the rows its WHERE admits.
                 if (!ix.Index.IsUnique || !Admits(ix, target)) continue;
+                // An entry the update leaves as it is can only meet the row itself.
+                if (target == rowId && EntryUnchanged(ix, rowId)) continue;
                 long conflict = FindConflict(ix, target);
                 if (conflict == long.MinValue || conflict == rowId) continue;
                 var a = For(action, ix.Index.OnConflict);
@@ -77,8 +80,12 @@ internal sealed partial class TableWriter
         }
         if (rowIdTaken && deferRowId && _mutator.TableContains(_table.RootPage, target)) DeletePreservingRecord(target);
 
-        DeleteRowCore(rowId);
-        InsertAt(target, row);
+        if (target == rowId) ReplaceInPlace(rowId, row);
+        else
+        {
+            DeleteRowCore(rowId);
+            InsertAt(target, row);
+        }
         _maxRowIdAtWrite = -1;
         row.AsSpan().CopyTo(newRow);
         if (alias >= 0) newRow[alias] = StoredValue.FromInteger(target);

@@ -20,6 +20,10 @@ internal sealed class IndexPlan
     public int[]? Expressions { get; set; }
     /// <summary>The writer's expression for a partial index's WHERE, or -1.</summary>
     public int Where { get; set; } = -1;
+    /// <summary>The entry of the row an update is rewriting, as it was before (see TableWriter.InPlace).</summary>
+    public byte[] OldEntry = new byte[64];
+    public int OldLength;
+    public bool OldAdmitted;
 }
 
 /// <summary>
@@ -46,6 +50,8 @@ internal sealed partial class TableWriter
     private long _maxRowIdAtWrite = -1;
     private Storage.Pager _pager => _db.WritablePager;
     private byte[] _keyBytes = new byte[128];
+    private BTreeCursor? _rowCursor;
+    private Storage.IPageSource? _rowCursorSource;
 
     public TableWriter(SharcDatabase db, BTreeMutator mutator, SharcTable table)
     {
@@ -468,8 +474,7 @@ internal sealed partial class TableWriter
         foreach (var ix in _indexes)
         {
             if (!Admits(ix, rowId)) continue;
-            var rec = IndexRecord(ix, rowId, ix.Fields.Length).ToArray();
-            _mutator.IndexDelete(ix.Index.RootPage, rec, ix.Collations, ix.Descending, Encoding);
+            _mutator.IndexDelete(ix.Index.RootPage, IndexRecord(ix, rowId, ix.Fields.Length), ix.Collations, ix.Descending, Encoding);
         }
         _mutator.TableDelete(_table.RootPage, rowId);
         return true;
@@ -578,6 +583,14 @@ internal sealed partial class TableWriter
         int alias = _table.RowIdAliasOrdinal;
         if (alias >= 0) updated[alias] = StoredValue.FromInteger(rowId);
         for (int i = 0; i < columns.Length; i++) updated[columns[i]] = values[i];
+        if (!_table.IsAutoIncrement && (alias < 0 || (updated[alias].Type == SharcColumnType.Integer && updated[alias].Integer == rowId)))
+        {
+            CaptureOldEntries(rowId);
+            if (alias >= 0) updated[alias] = StoredValue.Null;
+            ReplaceInPlace(rowId, updated);
+            if (old is not null) AfterUpdate(old, rowId, rowId, columns);
+            return true;
+        }
         DeleteRowCore(rowId);
         // A constraint failure below leaves the row deleted: the caller's statement savepoint undoes both.
         if (alias >= 0 && updated[alias].Type == SharcColumnType.Null) updated[alias] = StoredValue.FromInteger(rowId);
@@ -610,9 +623,23 @@ internal sealed partial class TableWriter
     /// <summary>Reads row <paramref name="rowId"/> into the current record (stored values, copied).</summary>
     private bool LoadRow(long rowId)
     {
-        using var cursor = new BTreeCursor(_db.Source, _table.RootPage, _db.Header.UsableSize, isIndex: false);
-        if (!cursor.SeekRowId(rowId)) return false;
-        DecodeStorageRecord(cursor.GetPayload(cursor.PayloadSize).ToArray());
+        var source = _db.Source;
+        // One cursor per writer, parked between loads (a new one per row was most of what a row write allocated).
+        if (_rowCursor is null || !ReferenceEquals(_rowCursorSource, source))
+        {
+            _rowCursor = new BTreeCursor(source, _table.RootPage, _db.Header.UsableSize, isIndex: false);
+            _rowCursorSource = source;
+        }
+        try
+        {
+            if (!_rowCursor.SeekRowId(rowId)) return false;
+            // A copy: the loaded values point into it and outlive the next load.
+            DecodeStorageRecord(_rowCursor.GetPayload(_rowCursor.PayloadSize).ToArray());
+        }
+        finally
+        {
+            _rowCursor.Park();
+        }
         if (_table.RowIdAliasOrdinal >= 0) _record[_table.RowIdAliasOrdinal] = StoredValue.Null;
         ComputeGenerated(rowId);
         return true;

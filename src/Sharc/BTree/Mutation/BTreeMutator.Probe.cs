@@ -50,10 +50,14 @@ internal sealed partial class BTreeMutator
         if (n > _probe.Collations.Length || !ReferenceEquals(_probeCollationsOf, collations) || !ReferenceEquals(_probeDescendingOf, descending))
         {
             // The comparer indexes both per key field; an index's arrays may stop before its trailing rowid field.
+            // Refilled in place: a row write alternates between its indexes, and new arrays per switch were garbage.
             int length = Math.Max(n, Math.Max(collations.Length, descending.Length));
-            _probe.Collations = new Collation[length];
-            _probe.Descending = new bool[length];
-            for (int i = 0; i < length; i++)
+            if (_probe.Collations.Length < length || _probe.Descending.Length != _probe.Collations.Length)
+            {
+                _probe.Collations = new Collation[length];
+                _probe.Descending = new bool[length];
+            }
+            for (int i = 0; i < _probe.Collations.Length; i++)
             {
                 _probe.Collations[i] = i < collations.Length ? collations[i] : Collation.Binary;
                 _probe.Descending[i] = i < descending.Length && descending[i];

@@ -13,6 +13,8 @@ internal sealed class PreparedWrite : IDisposable
 {
     private readonly SharcDatabase _db;
     private DmlInsert? _insert;
+    private RowIdWrite? _byRowId;
+    private SharcSchema? _byRowIdSchema;
 
     public PreparedWrite(SharcDatabase db, string sql, SqlStatement statement)
     {
@@ -48,7 +50,22 @@ internal sealed class PreparedWrite : IDisposable
             _db.LastChanges = outcome.Changes;
             return outcome;
         }
+        if (Statement is SqlUpdateStatement or SqlDeleteStatement && TryRunByRowId(out var byRowId)) return byRowId;
         return SqlScript.RunStatement(_db, Sql, Statement, Parameters);
+    }
+
+    /// <summary>UPDATE / DELETE of one row by rowid: straight to the writer (see <see cref="RowIdWrite"/>).</summary>
+    private bool TryRunByRowId(out StatementOutcome outcome)
+    {
+        outcome = default;
+        // Attached and temp databases route statements by name (DatabaseRouting): the general path decides there.
+        if (_db.Connection.TempViewSet is { Databases.Count: > 0 }) return false;
+        if (!ReferenceEquals(_byRowIdSchema, _db.Schema))
+        {
+            _byRowIdSchema = _db.Schema;
+            _byRowId = RowIdWrite.TryCompile(_db, Statement);
+        }
+        return _byRowId is not null && _byRowId.TryRun(Parameters, out outcome);
     }
 
     public void Dispose() => _insert?.Dispose();

@@ -27,14 +27,15 @@ internal sealed class JournalWriter : IDisposable
     private int _segmentRecords;
     private bool _sealed;
 
-    public JournalWriter(IStorageSystem fs, string path, int pageSize, uint originalPageCount, PageCodec? codec = null)
+    // record: a buffer of pageSize + 8 bytes the pager keeps across transactions (else one is made).
+    public JournalWriter(IStorageSystem fs, string path, int pageSize, uint originalPageCount, PageCodec? codec = null, byte[]? record = null)
     {
         Path = path;
         _file = fs.Open(path, create: true);
         _file.SetLength(0);
         _pageSize = pageSize;
         _originalPageCount = originalPageCount;
-        _record = new byte[pageSize + 8];
+        _record = record?.Length == pageSize + 8 ? record : new byte[pageSize + 8];
         _codec = codec;
         StartSegment(0);
     }
