@@ -1,5 +1,5 @@
-using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
+using Sharc.Format;
 using Sharc.Sql.Values;
 
 namespace Sharc.Sql.Execution.RecordFilters;
@@ -112,22 +112,11 @@ internal struct IntegerRange
                 x = 1;
                 break;
             case >= 1 and <= 6 when offset + sizes[type] <= record.Length:
-                x = Read(type, record.Slice(offset));
+                x = SerialType.ReadInteger(type, record.Slice(offset));
                 break;
             default:
                 return RecordTruth.Unknown;
         }
         return x >= Low && x <= High ? RecordTruth.True : RecordTruth.False;
     }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static long Read(int type, ReadOnlySpan<byte> b) => type switch
-    {
-        1 => (sbyte)b[0],
-        2 => BinaryPrimitives.ReadInt16BigEndian(b),
-        3 => ((sbyte)b[0] << 16) | (b[1] << 8) | b[2],
-        4 => BinaryPrimitives.ReadInt32BigEndian(b),
-        5 => ((long)BinaryPrimitives.ReadInt16BigEndian(b) << 32) | BinaryPrimitives.ReadUInt32BigEndian(b[2..]),
-        _ => BinaryPrimitives.ReadInt64BigEndian(b),
-    };
 }
