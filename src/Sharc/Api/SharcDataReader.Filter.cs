@@ -19,7 +19,27 @@ public partial class SharcDataReader
 
     /// <summary>What <paramref name="filter"/> says of the current row (Unknown when its record overflows its page).</summary>
     internal RecordTruth JudgeCurrent(RecordFilter filter)
-        => _cursor.IsPayloadLocal ? filter.Root.Test(_cursor.LocalPayload, _cursor.RowId) : RecordTruth.Unknown;
+        => _cursor.IsPayloadLocal ? filter.Test(_cursor.LocalPayload, _cursor.RowId) : RecordTruth.Unknown;
+
+    /// <summary>The leaf walk's test: the filter's answer per cell, stopping on rows it does not prove false or NULL.</summary>
+    private struct WalkFilter(RecordFilter filter, StatementInterruption interruption) : BTree.ICellFilter
+    {
+        public bool Proven;
+        private int _skipped;
+
+        public bool Accept(ReadOnlySpan<byte> record, long rowId)
+        {
+            var t = filter.Test(record, rowId);
+            if (t is RecordTruth.True or RecordTruth.Unknown)
+            {
+                Proven = t == RecordTruth.True;
+                return true;
+            }
+            // A scan that rejects everything must still stop when interrupted.
+            if ((++_skipped & 1023) == 0) interruption.Check();
+            return false;
+        }
+    }
 
     /// <summary>
     /// <see cref="Read"/>, skipping the rows <paramref name="filter"/> proves false or NULL. On a forward table walk
@@ -34,19 +54,11 @@ public partial class SharcDataReader
             if (_state == State.OnRow && _indexCursor is null && !_backward && _query is null)
             {
                 CheckVersion();
-                while (_cursor.MoveNext())
-                {
-                    var t = JudgeCurrent(filter);
-                    if (t is RecordTruth.True or RecordTruth.Unknown)
-                    {
-                        proven = t == RecordTruth.True;
-                        return Land(true);
-                    }
-                    // A scan that rejects everything must still stop when interrupted.
-                    if ((++skipped & 1023) == 0) interruption.Check();
-                }
-                proven = false;
-                return Land(false);
+                var walk = new WalkFilter(filter, interruption);
+                bool found = _cursor.MoveNextWhere(ref walk);
+                // A record that overflows its page was not tested: the general WHERE decides it.
+                proven = found && _cursor.IsPayloadLocal && walk.Proven;
+                return Land(found);
             }
             if (!Read())
             {

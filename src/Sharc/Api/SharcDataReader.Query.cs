@@ -44,8 +44,7 @@ public partial class SharcDataReader
             return true;
         }
         _state = State.AfterEnd;
-        if (_query.OwnedByReader) _query.Dispose();
-        else _query.Close();
+        ReleaseQuery();
         return false;
     }
 
@@ -82,8 +81,22 @@ public partial class SharcDataReader
     private void DisposeQuery()
     {
         if (_query is null) return;
-        if (_query.OwnedByReader) _query.Dispose();
-        else _query.Close();
+        ReleaseQuery();
+    }
+
+    // A reader-owned execution goes back to its plan's pool once: after that another caller may be running it.
+    private bool _queryReleased;
+
+    private void ReleaseQuery()
+    {
+        if (!_query!.OwnedByReader)
+        {
+            _query.Close();
+            return;
+        }
+        if (_queryReleased) return;
+        _queryReleased = true;
+        _query.Release();
     }
 
     // ---- hooks the executor uses on b-tree readers --------------------------------------------------------------

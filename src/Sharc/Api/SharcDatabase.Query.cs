@@ -40,7 +40,7 @@ public sealed partial class SharcDatabase
         ArgumentNullException.ThrowIfNull(parameters);
         ThrowIfDisposed();
         if (RunUnlessSelect(sql, parameters) is { } rows) return rows;
-        var execution = new QueryExecution(this, GetPlan(sql), ownedByReader: true);
+        var execution = QueryExecution.Rent(this, GetPlan(sql));
         execution.BindAll(parameters);
         execution.Start();
         return new SharcDataReader(this, execution);

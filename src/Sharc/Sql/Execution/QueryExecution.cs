@@ -29,6 +29,10 @@ internal sealed class QueryExecution
     private bool _open;
     private bool _active;
     private bool _disposed;
+    // A run that failed may have left operators half-way: such an execution is not handed to the next caller.
+    private bool _faulted;
+    // Made by Rent for Query: only those go back to their plan's idle slot.
+    private bool _pooled;
 
     /// <param name="db">The database.</param>
     /// <param name="plan">The plan to run.</param>
@@ -103,6 +107,7 @@ internal sealed class QueryExecution
         }
         catch
         {
+            _faulted = true;
             EndStatement();
             throw;
         }
@@ -131,6 +136,24 @@ internal sealed class QueryExecution
         if (!_active) return;
         _active = false;
         Context.Interruption.Exit();
+    }
+
+    /// <summary>
+    /// A <c>Query</c> execution from <paramref name="plan"/>'s idle slot, or a new one when another caller (or thread)
+    /// holds it. Thread-safe: the slot is taken atomically, so no two callers ever run the same execution.
+    /// </summary>
+    public static QueryExecution Rent(SharcDatabase db, QueryPlan plan)
+        => Interlocked.Exchange(ref plan.IdleExecution, null) ?? new QueryExecution(db, plan, ownedByReader: true) { _pooled = true };
+
+    /// <summary>
+    /// Ends the run of a reader-owned execution and puts it in its plan's idle slot for the next caller; disposes
+    /// it instead when it failed, was disposed, or the slot is taken. Called once per rent.
+    /// </summary>
+    public void Release()
+    {
+        Close();
+        if (_pooled && !_disposed && !_faulted && Interlocked.CompareExchange(ref Plan.IdleExecution, this, null) is null) return;
+        Dispose();
     }
 
     /// <summary>Ends the run and releases the b-tree readers and the pages they pin.</summary>

@@ -25,6 +25,9 @@ internal sealed class RecursiveCteOperator : RowOperator
     private readonly Queue<SqlValue[]> _fifo = new();
     private readonly PriorityQueue<SqlValue[], (SqlValue[] Row, long Seq)>? _ordered;
     private readonly HashSet<SqlValue[]>? _seen;
+    // Rows already output and expanded, for the next rows queued to reuse: a UNION ALL walk then allocates per row
+    // only while its queue grows. A UNION keeps every row in its seen-set, so it recycles nothing.
+    private readonly Stack<SqlValue[]> _free = new();
     private SqlValue[]? _pending;
     private long _sequence, _limitValue, _offsetValue, _skipped, _returned;
 
@@ -76,6 +79,7 @@ internal sealed class RecursiveCteOperator : RowOperator
         if (_pending is not null)
         {
             Expand(_pending, ctx);
+            Recycle(_pending);
             _pending = null;
         }
         while (true)
@@ -88,6 +92,7 @@ internal sealed class RecursiveCteOperator : RowOperator
             {
                 _skipped++;
                 Expand(row, ctx);
+                Recycle(row);
                 continue;
             }
             _returned++;
@@ -103,9 +108,11 @@ internal sealed class RecursiveCteOperator : RowOperator
 
     private void Reset()
     {
-        _fifo.Clear();
-        _ordered?.Clear();
+        while (_fifo.TryDequeue(out var left)) Recycle(left);
+        if (_ordered is not null)
+            while (_ordered.TryDequeue(out var left, out _)) Recycle(left);
         _seen?.Clear();
+        if (_pending is not null) Recycle(_pending);
         _pending = null;
         _sequence = _skipped = _returned = 0;
     }
@@ -139,6 +146,11 @@ internal sealed class RecursiveCteOperator : RowOperator
             row = Rows.Own(row, _width);
             _seen.Add(row);
         }
+        else if (_free.TryPop(out var reused))
+        {
+            for (int i = 0; i < _width; i++) reused[i] = row[i].ToOwned();
+            row = reused;
+        }
         else
         {
             row = Rows.Own(row, _width);
@@ -149,6 +161,11 @@ internal sealed class RecursiveCteOperator : RowOperator
             if (row[i].Type == SharcColumnType.Integer) row[i] = SqlValue.Real(row[i].IntegerValue);
         if (_ordered is not null) _ordered.Enqueue(row, (row, _sequence++));
         else _fifo.Enqueue(row);
+    }
+
+    private void Recycle(SqlValue[] row)
+    {
+        if (_seen is null) _free.Push(row);
     }
 
     /// <summary>For plans: the CTE's name.</summary>

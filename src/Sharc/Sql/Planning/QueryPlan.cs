@@ -12,6 +12,13 @@ namespace Sharc.Sql.Planning;
 /// </summary>
 internal sealed class QueryPlan
 {
+    /// <summary>
+    /// One finished execution of this plan kept for the next <c>Query</c> call (the only mutable part of a plan,
+    /// taken and put back atomically): building an execution — operators, readers, hash tables — costs far more
+    /// than running a small statement, and a cached plan is usually run again by the same caller.
+    /// </summary>
+    internal Execution.QueryExecution? IdleExecution;
+
     private QueryPlan(string sql, SharcSchema schema, TempViews? views, StatementIntent statement, Dictionary<QueryIntent, LevelPlan> levels)
     {
         Sql = sql;

@@ -19,11 +19,27 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
     /// <summary>True when the whole clause compiled: True from <see cref="RecordTest.Test"/> is the clause's answer.</summary>
     public bool Exact => exact;
 
+    private IntegerRange _range = new() { Field = -1 };
+
     /// <summary>Evaluates the constants for a new run.</summary>
     public void Bind(ExecContext ctx)
     {
         _arena.Reset();
         root.Bind(ctx, _arena);
+        // Which shape applies depends on the bound constants (an integer parameter this run, text the next).
+        _range = IntegerRange.Of(root);
+    }
+
+    /// <summary>The truth of the filter for one record: the integer range's answer where it has one, else the tests'.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    public RecordTruth Test(ReadOnlySpan<byte> record, long rowId)
+    {
+        if (_range.Field >= 0)
+        {
+            var t = _range.Test(record);
+            if (t != RecordTruth.Unknown) return t;
+        }
+        return root.Test(record, rowId);
     }
 
     /// <summary>

@@ -37,6 +37,10 @@ internal sealed class LogicTest(bool and, RecordTest[] terms) : RecordTest
 {
     private readonly RecordTruth _settles = and ? RecordTruth.False : RecordTruth.True;
 
+    public bool IsAnd => and;
+
+    public RecordTest[] Terms => terms;
+
     public override void Bind(ExecContext ctx, ValueArena arena)
     {
         foreach (var t in terms) t.Bind(ctx, arena);

@@ -28,6 +28,18 @@ internal sealed class CompareTest(RecordColumn column, SqlCompareOp op, Evaluato
 
     public override void Bind(ExecContext ctx, ValueArena arena) => _k.Bind(ctx, arena, affinity);
 
+    /// <summary>
+    /// The column, operator and bound constant when the constant is an integer and the stored integers of the column
+    /// compare with it as plain integers (any affinity but TEXT); for <see cref="IntegerRange"/>.
+    /// </summary>
+    public bool TryIntegerConstant(out RecordColumn stored, out SqlCompareOp comparison, out long k)
+    {
+        stored = column;
+        comparison = op;
+        k = _k.Value.IntegerValue;
+        return _k.Usable && _k.Value.Type == SharcColumnType.Integer && affinity != SqlAffinity.Text;
+    }
+
     public override RecordTruth Test(ReadOnlySpan<byte> record, long rowId)
     {
         if (!StoredValue.TryRead(record, rowId, column, out var x) || !_k.Usable) return RecordTruth.Unknown;
