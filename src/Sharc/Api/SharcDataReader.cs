@@ -38,6 +38,8 @@ public partial class SharcDataReader : IDisposable
     private readonly IPageSource _pages;
     private readonly PageView? _view;
     private StatementSnapshot? _statement;
+    // Set when _statement came from UseSnapshot (a user's snapshot) rather than a SQL statement's execution.
+    private bool _ownsSnapshotSlot;
     /// <summary>Set by the executor's backward walks: reads go to the previous entry in key order.</summary>
     private bool _backward;
 
@@ -261,6 +263,25 @@ public partial class SharcDataReader : IDisposable
 
     /// <summary>Makes this reader read through <paramref name="statement"/>'s snapshot (the readers of one query execution).</summary>
     internal void JoinStatement(StatementSnapshot statement) => _statement = statement;
+
+    /// <summary>
+    /// Makes this reader read the committed version <paramref name="snapshot"/> holds (null: its own, the latest
+    /// commit at each positioning). The reader goes back to before its first row; positioned again, it reads the
+    /// snapshot's version, taking it if no reader has yet.
+    /// </summary>
+    /// <exception cref="ArgumentException">The snapshot is of another database.</exception>
+    /// <exception cref="InvalidOperationException">This reader belongs to a SQL statement, which has its own snapshot.</exception>
+    public void UseSnapshot(SharcSnapshot? snapshot)
+    {
+        ThrowIfDisposed();
+        if (snapshot is not null && !ReferenceEquals(snapshot.Database, _db))
+            throw new ArgumentException("the snapshot is of another database than this reader's", nameof(snapshot));
+        if (_statement is not null && !_ownsSnapshotSlot)
+            throw new InvalidOperationException("this reader belongs to a SQL statement, which reads its own snapshot");
+        Rewind();
+        _statement = snapshot?.Statement;
+        _ownsSnapshotSlot = snapshot is not null;
+    }
 
     /// <summary>The database this reader reads (a statement over several databases has readers of each).</summary>
     internal SharcDatabase Database => _db;

@@ -186,6 +186,16 @@ public sealed partial class SharcDatabase
         }
     }
 
+    /// <summary>
+    /// A snapshot for readers to read one committed version together (see <see cref="SharcSnapshot"/>); it takes
+    /// the version at its first read.
+    /// </summary>
+    public SharcSnapshot CreateSnapshot()
+    {
+        ThrowIfDisposed();
+        return new SharcSnapshot(this);
+    }
+
     /// <summary>The page source a new reader's cursors use: a view of its own on a writable database.</summary>
     internal IPageSource ReaderSource() => _pager is null ? Source : new PageView(_pager);
 

@@ -16,7 +16,9 @@ internal sealed partial class SharedWal
         if (_readLock >= 0) return false;
         var previous = _hdr;
         bool had = _hasSnapshot;
-        LockWaiter.Acquire(() => TryBeginRead(useLog: false), _busyTimeout, $"{Path}: the wal-index stayed busy (a writer publishing or a recovery running)");
+        // The first attempt outside the waiter: its closure and message would be allocated on every read session.
+        if (!TryBeginRead(useLog: false))
+            LockWaiter.Acquire(() => TryBeginRead(useLog: false), _busyTimeout, $"{Path}: the wal-index stayed busy (a writer publishing or a recovery running)");
         _hasSnapshot = true;
         // Opened here, under the pager's gate, so reader threads and checkpoints find it open.
         if (_hdr.MxFrame > 0 && LogFile(create: false) is null)

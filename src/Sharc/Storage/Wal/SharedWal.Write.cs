@@ -109,7 +109,8 @@ internal sealed partial class SharedWal
                 }
             }
             EndRead();
-            LockWaiter.Acquire(() => TryBeginRead(useLog: true), _busyTimeout, $"{Path}: a checkpoint held the read marks");
+            if (!TryBeginRead(useLog: true))
+                LockWaiter.Acquire(() => TryBeginRead(useLog: true), _busyTimeout, $"{Path}: a checkpoint held the read marks");
             ResetPending();
         }
     }

@@ -11,6 +11,32 @@ namespace Sharc.Tests.Sql.Execution;
 public sealed class PreparedQueryAllocationTests
 {
 
+    /// <summary>
+    /// The fixture's databases above are opened read-only; a writable open reads through snapshots, and in WAL mode
+    /// each execution's read session takes a read mark in the shared wal-index: both are measured here too.
+    /// </summary>
+    [Theory]
+    [InlineData("delete")]
+    [InlineData("wal")]
+    public void A_point_lookup_on_a_writable_open_allocates_nothing(string journalMode)
+    {
+        using var dir = new TempDir();
+        string path = AllocationFixture.Build(dir, "UTF-8", 3000);
+        using (var c = Oracle.Open(path)) Oracle.Exec(c, $"PRAGMA journal_mode={journalMode}");
+        using var db = SharcDatabase.Open(path, new SharcOpenOptions { Writable = true });
+        using var query = db.Prepare("SELECT name, age FROM users WHERE id = ?");
+        var rng = new Random(3);
+        long sum = 0;
+        long allocated = AllocationFixture.Measure(() =>
+        {
+            query.Bind(1, (long)rng.Next(1, 3001));
+            var r = query.Execute();
+            while (r.Read()) sum += r.GetUtf8Span(0).Length + r.GetInt64(1);
+        }, 2000);
+        allocated.Should().Be(0);
+        sum.Should().BeGreaterThan(0);
+    }
+
     [Theory]
     [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
     public void A_point_lookup_by_rowid_allocates_nothing(string kind, string encoding)
