@@ -40,8 +40,8 @@ public class ScalingInsertBenchmarks
         Directory.CreateDirectory(dir);
         _sqlitePath = Path.Combine(dir, "sqlite.db");
         _sharcPath = Path.Combine(dir, "sharc.db");
-        CopyDurably(source, _sqlitePath);
-        CopyDurably(source, _sharcPath);
+        CachedFile.CopyDurably(source, _sqlitePath);
+        CachedFile.CopyDurably(source, _sharcPath);
         _conn = new SqliteConnection($"Data Source={_sqlitePath};Pooling=False");
         _conn.Open();
         Exec("PRAGMA journal_mode=DELETE");
@@ -60,14 +60,6 @@ public class ScalingInsertBenchmarks
         Verify.Same($"a batch appended to {Rows} rows", ("SqliteInsertBatch", SqliteInsertBatch()), ("SharcInsertBatch", SharcInsertBatch()));
         Verify.Same($"the rows after one batch on {Rows}", ("SQLite's file", Checksum(_sqlitePath)), ("Sharc's file", Checksum(_sharcPath)));
         IterationCleanup();
-    }
-
-    /// <summary>Copies and syncs before measuring, so the first measured fsync does not also flush the copy.</summary>
-    private static void CopyDurably(string from, string to)
-    {
-        File.Copy(from, to, overwrite: true);
-        using var f = new FileStream(to, FileMode.Open, FileAccess.ReadWrite);
-        f.Flush(flushToDisk: true);
     }
 
     /// <summary>Removes the appended rows (untimed), through each engine on its own file.</summary>
