@@ -10,7 +10,13 @@ namespace Sharc.Benchmarks;
 public static class Program
 {
     public static void Main(string[] args)
-        => BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(WithoutCsvExporterFlag(args), BenchConfig.Create());
+    {
+        // The data files (up to the 10M-row Scaling table, about 1.7 GB) are cached beside the results, where a
+        // rerun finds them; the benchmark processes BenchmarkDotNet starts inherit the variable.
+        if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable(Fixtures.UsersData.FolderVariable)))
+            Environment.SetEnvironmentVariable(Fixtures.UsersData.FolderVariable, Path.GetFullPath(Path.Combine("BenchmarkDotNet.Artifacts", "data")));
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(WithoutCsvExporterFlag(args), BenchConfig.Create());
+    }
 
     /// <summary>
     /// The configuration always writes the CSV report with its own settings; BenchmarkDotNet's <c>--exporters csv</c>

@@ -42,8 +42,16 @@ public static class UsersData
 
     private static readonly string[] Cities = ["Oslo", "Lima", "Pune", "Kyiv", "Rome", "Cairo"];
 
-    /// <summary>The cache folder.</summary>
-    public static string Folder => System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sharc-bench");
+    /// <summary>The variable naming the cache folder; <see cref="Program"/> points it into the artifacts folder.</summary>
+    public const string FolderVariable = "SHARC_BENCH_DATA";
+
+    /// <summary>
+    /// The cache folder: <c>SHARC_BENCH_DATA</c> when set (BenchmarkDotNet's child processes inherit it from the host,
+    /// which sets it to <c>BenchmarkDotNet.Artifacts/data</c>), else <c>{temp}/sharc-bench</c>.
+    /// </summary>
+    public static string Folder => Environment.GetEnvironmentVariable(FolderVariable) is { Length: > 0 } folder
+        ? folder
+        : System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sharc-bench");
 
     /// <summary>The path of the database with this shape and row count, building it on first use.</summary>
     public static string Path(UsersShape shape, int rows = CoreRows)

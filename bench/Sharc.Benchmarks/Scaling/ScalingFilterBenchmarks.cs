@@ -7,7 +7,7 @@ using Sharc.Benchmarks.Fixtures;
 namespace Sharc.Benchmarks.Scaling;
 
 /// <summary>
-/// The Core WHERE filter (<c>age &gt; 60</c>, returning id and score) at 10K, 100K and 1M rows (times per query):
+/// The Core WHERE filter (<c>age &gt; 60</c>, returning id and score) at 10K, 100K, 1M and 10M rows (times per query):
 /// SQLite's prepared query against a Sharc scan with the predicate in C#. No indexes.
 /// </summary>
 [MemoryDiagnoser]
@@ -20,8 +20,11 @@ public class ScalingFilterBenchmarks
     private SharcDatabase _db = null!;
     private PreparedReader _reader = null!;
 
-    [Params(10_000, 100_000, 1_000_000)]
+    [ParamsSource(nameof(RowCounts))]
     public int Rows { get; set; }
+
+    /// <summary>10K, 100K, 1M and 10M rows unless overridden (<see cref="ScalingRows"/>).</summary>
+    public static IEnumerable<int> RowCounts => ScalingRows.Counts;
 
     [GlobalSetup]
     public void Setup()

@@ -7,8 +7,8 @@ using Sharc.Benchmarks.Fixtures;
 namespace Sharc.Benchmarks.Scaling;
 
 /// <summary>
-/// Random rowid lookups (1,000 keys from the seed, reading name, age and score; times per lookup) at 10K, 100K and
-/// 1M rows: deeper b-trees and, at 1M rows, page-cache misses on both sides. SQLite on the default connection and
+/// Random rowid lookups (1,000 keys from the seed, reading name, age and score; times per lookup) at 10K, 100K, 1M
+/// and 10M rows: deeper b-trees and, from 1M rows, page-cache misses on both sides. SQLite on the default connection and
 /// on the tuned (locking_mode=EXCLUSIVE, the baseline) connection; Sharc with a prepared reader.
 /// </summary>
 [MemoryDiagnoser]
@@ -27,8 +27,11 @@ public class ScalingLookupBenchmarks
     private PreparedReader _reader = null!;
     private long[] _keys = null!;
 
-    [Params(10_000, 100_000, 1_000_000)]
+    [ParamsSource(nameof(RowCounts))]
     public int Rows { get; set; }
+
+    /// <summary>10K, 100K, 1M and 10M rows unless overridden (<see cref="ScalingRows"/>).</summary>
+    public static IEnumerable<int> RowCounts => ScalingRows.Counts;
 
     [GlobalSetup]
     public void Setup()

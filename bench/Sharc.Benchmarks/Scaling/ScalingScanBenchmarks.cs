@@ -6,7 +6,7 @@ using Sharc.Benchmarks.Fixtures;
 namespace Sharc.Benchmarks.Scaling;
 
 /// <summary>
-/// Full scan of (id, age, score) at 10K, 100K and 1M rows (times per scan). Each database is built once and cached
+/// Full scan of (id, age, score) at 10K, 100K, 1M and 10M rows (times per scan). Each database is built once and cached
 /// (see <see cref="UsersData"/>). Both engines use their default page caches (SQLite about 2 MiB, Sharc 2,000
 /// pages), so at 1M rows neither holds the table in its own cache and both read through the OS page cache.
 /// </summary>
@@ -20,8 +20,11 @@ public class ScalingScanBenchmarks
     private SharcDatabase _db = null!;
     private PreparedReader _reader = null!;
 
-    [Params(10_000, 100_000, 1_000_000)]
+    [ParamsSource(nameof(RowCounts))]
     public int Rows { get; set; }
+
+    /// <summary>10K, 100K, 1M and 10M rows unless overridden (<see cref="ScalingRows"/>).</summary>
+    public static IEnumerable<int> RowCounts => ScalingRows.Counts;
 
     [GlobalSetup]
     public void Setup()

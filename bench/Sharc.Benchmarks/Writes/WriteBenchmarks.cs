@@ -41,8 +41,8 @@ public class WriteBenchmarks
     [IterationSetup]
     public void IterationSetup()
     {
-        CopyDurably(_source, _sqlitePath);
-        CopyDurably(_source, _sharcPath);
+        CachedFile.CopyDurably(_source, _sqlitePath);
+        CachedFile.CopyDurably(_source, _sharcPath);
         _conn = new SqliteConnection($"Data Source={_sqlitePath};Pooling=False");
         _conn.Open();
         Exec("PRAGMA journal_mode=DELETE");
@@ -58,17 +58,6 @@ public class WriteBenchmarks
         _sharcInsert.SetText(6, "bio"u8);
         _sharcInsert.SetInt64(7, 1_700_000_000);
         _nextId = 1;
-    }
-
-    /// <summary>
-    /// Copies the file and syncs the copy before measuring: otherwise the first fsync of the measured commit also
-    /// waits for the copy's 17 MB of dirty pages (the file system flushes them with it), which is setup, not engine work.
-    /// </summary>
-    private static void CopyDurably(string from, string to)
-    {
-        File.Copy(from, to, overwrite: true);
-        using var f = new FileStream(to, FileMode.Open, FileAccess.ReadWrite);
-        f.Flush(flushToDisk: true);
     }
 
     [IterationCleanup]

@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Buffers.Binary;
 using System.Text;
 using Sharc.BTree;
 using Sharc.Format;
@@ -27,36 +29,71 @@ internal static class SchemaLoader
         // Whether every row was read from page 1 itself, so that page 1 alone determines the schema.
         bool inPage1 = true;
         int maxLocal = header.UsableSize - 35;
-        using var cursor = new BTreeCursor(source, 1, header.UsableSize, isIndex: false);
-        var layout = new RecordLayout(5);
-        for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
+        // Every row's record, each behind its 4-byte length: a schema spread over several pages (a few hundred
+        // objects) is found in the cache by these bytes, which determine its rows exactly, before anything is parsed.
+        byte[] records = ArrayPool<byte>.Shared.Rent(4096);
+        var rowAt = new List<(int Offset, int Length, uint Page)>();
+        int used = 0;
+        try
         {
-            inPage1 &= cursor.CurrentPage == 1 && cursor.PayloadSize <= maxLocal;
-            layout.Reset(cursor.PayloadSize, cursor.CurrentPage);
-            var payload = cursor.GetPayload(cursor.PayloadSize);
-            layout.HeaderSize(payload);
-            string type = Text(layout, payload, 0, encoding, cursor.CurrentPage) ?? "";
-            string name = Text(layout, payload, 1, encoding, cursor.CurrentPage) ?? "";
-            string table = Text(layout, payload, 2, encoding, cursor.CurrentPage) ?? "";
-            long root = Integer(layout, payload, 3);
-            string? sql = Text(layout, payload, 4, encoding, cursor.CurrentPage);
-            rows.Add(new SchemaRow(type, name, table, root, sql));
+            using (var cursor = new BTreeCursor(source, 1, header.UsableSize, isIndex: false))
+            {
+                for (bool ok = cursor.MoveFirst(); ok; ok = cursor.MoveNext())
+                {
+                    inPage1 &= cursor.CurrentPage == 1 && cursor.PayloadSize <= maxLocal;
+                    var payload = cursor.GetPayload(cursor.PayloadSize);
+                    if (used + 4 + payload.Length > records.Length) Grow(ref records, used + 4 + payload.Length);
+                    BinaryPrimitives.WriteInt32LittleEndian(records.AsSpan(used), payload.Length);
+                    payload.CopyTo(records.AsSpan(used + 4));
+                    rowAt.Add((used + 4, payload.Length, cursor.CurrentPage));
+                    used += 4 + payload.Length;
+                }
+            }
+            var key = records.AsSpan(0, used);
+            if (!inPage1 && SchemaCache.FindRecords(key, header, pageCount) is { } cached) return cached;
+
+            var layout = new RecordLayout(5);
+            foreach (var (offset, length, page) in rowAt)
+            {
+                var payload = records.AsSpan(offset, length);
+                layout.Reset(length, page);
+                layout.HeaderSize(payload);
+                string type = Text(layout, payload, 0, encoding, page) ?? "";
+                string name = Text(layout, payload, 1, encoding, page) ?? "";
+                string table = Text(layout, payload, 2, encoding, page) ?? "";
+                long root = Integer(layout, payload, 3);
+                string? sql = Text(layout, payload, 4, encoding, page);
+                rows.Add(new SchemaRow(type, name, table, root, sql));
+            }
+            var schema = SchemaBuilder.Build(rows, pageCount);
+            if (inPage1)
+            {
+                page1 = source.Acquire(1);
+                try
+                {
+                    // A leaf: no child page can hold rows the cache's key would not show.
+                    if (page1.Span[DatabaseHeader.Size] == 0x0D) SchemaCache.Add(page1.Span, header, pageCount, schema);
+                }
+                finally
+                {
+                    source.Release(page1);
+                }
+            }
+            else SchemaCache.AddRecords(key, header, pageCount, schema);
+            return schema;
         }
-        var schema = SchemaBuilder.Build(rows, pageCount);
-        if (inPage1)
+        finally
         {
-            page1 = source.Acquire(1);
-            try
-            {
-                // A leaf: no child page can hold rows the cache's key would not show.
-                if (page1.Span[DatabaseHeader.Size] == 0x0D) SchemaCache.Add(page1.Span, header, pageCount, schema);
-            }
-            finally
-            {
-                source.Release(page1);
-            }
+            ArrayPool<byte>.Shared.Return(records);
         }
-        return schema;
+    }
+
+    private static void Grow(ref byte[] buffer, int needed)
+    {
+        var bigger = ArrayPool<byte>.Shared.Rent(Math.Max(needed, buffer.Length * 2));
+        buffer.AsSpan().CopyTo(bigger);
+        ArrayPool<byte>.Shared.Return(buffer);
+        buffer = bigger;
     }
 
     private static string? Text(RecordLayout layout, ReadOnlySpan<byte> payload, int field, Encoding enc, uint page)
