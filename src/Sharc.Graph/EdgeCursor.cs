@@ -108,6 +108,10 @@ public sealed class EdgeCursor : IDisposable
 
     internal bool NeighborHasType(SharcColumnType type) => Current.NeighborType == type;
 
+    /// <summary>The one side a single-direction cursor walks (null for <see cref="GraphDirection.Both"/>): after
+    /// <see cref="Reset(long)"/> a caller may step it directly, and the edge properties still read its current entry.</summary>
+    internal EdgeSide? SingleSide => _out is null ? _in : _in is null ? _out : null;
+
     private EdgeSide Current => _current ?? GraphThrow.NoEdge<EdgeSide>();
 
     /// <summary>Releases the cursor's readers.</summary>

@@ -126,6 +126,38 @@ internal sealed class EdgeSide : IDisposable
 
     public void Stop() => _done = true;
 
+    /// <summary>True when the index entry holds the neighbour of an integer graph, so <see cref="MoveNextInt64"/> serves.</summary>
+    public bool IndexHoldsIntNeighbor => !_text && ReferenceEquals(_otherReader, _index);
+
+    /// <summary>
+    /// <see cref="MoveNext"/> for a walk that wants only integer neighbours (when <see cref="IndexHoldsIntNeighbor"/>):
+    /// the neighbour comes straight from the entry, and an entry whose neighbour is not an integer (NULL, or a key of
+    /// another type, which names no node) is passed over without stopping.
+    /// </summary>
+    public bool MoveNextInt64(out long neighbor)
+    {
+        while (!_done)
+        {
+            if (_onFirst) _onFirst = false;
+            else if (!_index.Read() || !_index.TryGetInt64(0, out long key) || key != _intKey || (_kindInPrefix && !KindMatches(_index, 1)))
+            {
+                _done = true;
+                break;
+            }
+            _rowIdRead = false;
+            _rowRead = false;
+            if (_kind is not null && !_kindInPrefix && !KindMatches(From(_kindReader), _kindOrdinal)) continue;
+            if (_index.TryGetInt64(_otherOrdinal, out neighbor))
+            {
+                _neighbor = neighbor;
+                _neighborCached = true;
+                return true;
+            }
+        }
+        neighbor = 0;
+        return false;
+    }
+
     public long NeighborInt64 => _neighborCached ? _neighbor : From(_otherReader).GetInt64(_otherOrdinal);
 
     public ReadOnlySpan<byte> NeighborUtf8 => From(_otherReader).GetUtf8Span(_otherOrdinal);

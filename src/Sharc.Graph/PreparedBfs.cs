@@ -249,6 +249,9 @@ public sealed class PreparedBfs : IDisposable
         // Counts down to the next clock reading; without a budget it practically never reaches 0.
         int clock = _budgetTicks < 0 ? int.MaxValue : 1;
         var keyType = _text ? SharcColumnType.Text : SharcColumnType.Integer;
+        // Following every edge of one direction of an integer graph whose index holds the neighbour, the entries are
+        // stepped directly: no per-edge dispatch between the directions, no separate type check.
+        EdgeSide? direct = !_text && typeof(TEdgeFilter) == typeof(FollowAllEdges) && _edges.SingleSide is { IndexHoldsIntNeighbor: true } side ? side : null;
         for (int s = 0; s < _starts.Count; s++)
         {
             if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, viaEdge: false, out _);
@@ -276,6 +279,11 @@ public sealed class PreparedBfs : IDisposable
             {
                 int head = _order[i];
                 if (--clock == 0 && TimeIsUp(deadline, ref clock)) return;
+                if (direct is not null)
+                {
+                    if (!ExpandDirect(direct, ref nodeFilter, head, depth, maxNodes, fanOut, deadline, ref clock)) return;
+                    continue;
+                }
                 if (_text) _edges.Reset(_keys.TextKey(head));
                 else _edges.Reset(_keys.IntKey(head));
                 int followed = 0;
@@ -297,6 +305,29 @@ public sealed class PreparedBfs : IDisposable
                 }
             }
         }
+    }
+
+    /// <summary>
+    /// Expands one node through <paramref name="side"/> (see <c>Run</c>): false when a budget stopped the traversal
+    /// (<see cref="StopReason"/> set).
+    /// </summary>
+    private bool ExpandDirect<TNodeFilter>(EdgeSide side, ref TNodeFilter nodeFilter, int head, int depth, int maxNodes, int fanOut, long deadline, ref int clock)
+        where TNodeFilter : struct, IBfsNodeFilter
+    {
+        _edges.Reset(_keys.IntKey(head));
+        int followed = 0;
+        while (side.MoveNextInt64(out long neighbor))
+        {
+            if (--clock == 0 && TimeIsUp(deadline, ref clock)) return false;
+            Reach(ref nodeFilter, neighbor, default, depth + 1, head, viaEdge: true, out bool added);
+            if (added && _keys.Count >= maxNodes)
+            {
+                StopReason = StopReason.NodeBudget;
+                return false;
+            }
+            if (++followed == fanOut) break;
+        }
+        return true;
     }
 
     /// <summary>

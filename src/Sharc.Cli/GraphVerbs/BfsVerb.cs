@@ -34,7 +34,7 @@ internal sealed class BfsVerb : IGraphVerb
             MaxDepth = call.Count("max-depth", int.MaxValue),
         };
         using var bfs = call.Graph.PrepareBfs(options);
-        if (key.Utf8 is not null) bfs.Execute(key.Utf8.AsSpan());
+        if (key.Text is not null) bfs.Execute(key.Text);
         else bfs.Execute(key.Int64);
         for (int v = bfs.FirstResult; v < bfs.VisitedCount; v++)
         {

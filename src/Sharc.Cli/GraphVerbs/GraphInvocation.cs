@@ -1,12 +1,8 @@
 using System.Globalization;
-using System.Text;
 using Sharc.Cli.Commands;
 using Sharc.Graph;
 
 namespace Sharc.Cli.GraphVerbs;
-
-/// <summary>A key given on the command line, parsed per the graph's key type.</summary>
-internal readonly record struct GraphKey(long Int64, byte[]? Utf8);
 
 /// <summary>One run of a graph verb: the opened graph, the parsed command line, and parsers for what verbs share.</summary>
 internal sealed class GraphInvocation(string command, SharcGraph graph, CommandLine line, IReadOnlyList<string> arguments)
@@ -27,14 +23,14 @@ internal sealed class GraphInvocation(string command, SharcGraph graph, CommandL
     public bool TextKeys => Graph.KeyType == GraphKeyType.Text;
 
     /// <summary>
-    /// Parses argument <paramref name="i"/> as a node key: an integer for an integer-keyed graph (anything else is a
-    /// usage error naming the key column), the text as given (UTF-8) for a text-keyed one.
+    /// Parses argument <paramref name="i"/> as a node key (the library's <see cref="GraphKey"/>): an integer for an
+    /// integer-keyed graph (anything else is a usage error naming the key column), the text as given for a text-keyed one.
     /// </summary>
     public GraphKey Key(int i, string name)
     {
         string text = Arguments[i];
-        if (TextKeys) return new GraphKey(0, Encoding.UTF8.GetBytes(text));
-        if (long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long key)) return new GraphKey(key, null);
+        if (TextKeys) return new GraphKey(text);
+        if (long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long key)) return new GraphKey(key);
         throw CliException.UsageError(
             $"{Command}: <{name}> '{text}' is not an integer, and this graph's node keys ({Graph.Schema.NodeTable}.{Graph.Schema.NodeKey}) are integers");
     }

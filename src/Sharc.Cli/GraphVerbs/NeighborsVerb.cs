@@ -30,7 +30,7 @@ internal sealed class NeighborsVerb : IGraphVerb
         string[] columns = schema.EdgeKind is null ? [schema.EdgeSource, schema.EdgeTarget] : [schema.EdgeSource, schema.EdgeTarget, schema.EdgeKind];
         using var rows = graph.Database.PrepareReader(schema.EdgeTable, columns);
         var row = new ReaderRow(rows);
-        if (key.Utf8 is not null) edges.Reset(key.Utf8);
+        if (key.Text is not null) edges.Reset(key.Text);
         else edges.Reset(key.Int64);
         while (edges.MoveNext())
         {

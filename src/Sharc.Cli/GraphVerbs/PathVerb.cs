@@ -28,10 +28,10 @@ internal sealed class PathVerb : IGraphVerb
         var to = call.Key(1, "to");
         bool weighted = call.Line.Has("weighted");
         using var search = call.Graph.PrepareShortestPath(call.Direction(), call.Kind());
-        bool found = (from.Utf8, to.Utf8, weighted) switch
+        bool found = (from.Text, to.Text, weighted) switch
         {
-            (not null, not null, true) => search.TryFindLeastWeight(from.Utf8, to.Utf8),
-            (not null, not null, false) => search.TryFindFewestHops(from.Utf8, to.Utf8),
+            (not null, not null, true) => search.TryFindLeastWeight(from.Text, to.Text),
+            (not null, not null, false) => search.TryFindFewestHops(from.Text, to.Text),
             (_, _, true) => search.TryFindLeastWeight(from.Int64, to.Int64),
             _ => search.TryFindFewestHops(from.Int64, to.Int64),
         };

@@ -31,6 +31,7 @@ public partial class SharcDataReader
     /// </summary>
     public long GetInt64(int ordinal)
     {
+        if (TryStoredInt64(ordinal, out long stored)) return stored;
         var v = GetRaw(ordinal);
         return v.Type switch
         {
@@ -48,6 +49,7 @@ public partial class SharcDataReader
     /// </summary>
     public bool TryGetInt64(int ordinal, out long value)
     {
+        if (TryStoredInt64(ordinal, out value)) return true;
         var v = GetRaw(ordinal);
         value = v.Integer;
         return v.Type == SharcColumnType.Integer;
@@ -167,6 +169,29 @@ public partial class SharcDataReader
             bytes = cursor.GetPayload(offset + size).Slice(offset, size);
         }
         return Decode(type, bytes, col.RealAffinity);
+    }
+
+    /// <summary>
+    /// The integer stored in column <paramref name="ordinal"/> of the current row, read straight from a record that
+    /// lies on its page: the common case of integer reads (keys, graph edges), spared the general value decode. False
+    /// sends the caller the general way (not on a row, a query, a spilled record, another storage class, a column
+    /// with REAL affinity, which reads integers back as reals), which also raises any error.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryStoredInt64(int ordinal, out long value)
+    {
+        var columns = _columns;
+        if (_query is null && _state == State.OnRow && (uint)ordinal < (uint)columns.Length && _cursor.IsPayloadLocal)
+        {
+            var col = columns[ordinal];
+            if (col.Kind == ColumnKind.Field && !col.RealAffinity && TryLocalField(col.Field, out long type, out var bytes) && SerialType.IsInteger(type))
+            {
+                value = SerialType.ReadInteger(type, bytes);
+                return true;
+            }
+        }
+        value = 0;
+        return false;
     }
 
     /// <summary>

@@ -98,6 +98,24 @@ internal struct KeyComparer : IRecordComparer
 
     public int CompareRecordToKey(ReadOnlySpan<byte> record)
     {
+        // The commonest probe first (integer keys: graph edges, foreign keys, rowid-like columns): a leading integer
+        // field against an integer key, header size and serial type one byte each. A tie on a longer key, and
+        // anything unusual or malformed, goes the general way below, which checks everything.
+        if (KeyCount > 0 && record.Length > 2 && Key[0].Type == SharcColumnType.Integer)
+        {
+            int headerSize = record[0];
+            long type0 = record[1];
+            if (headerSize is >= 2 and < 0x80 && SerialType.IsInteger(type0))
+            {
+                int size = (int)SerialType.ContentSize(type0);
+                if (headerSize + size <= record.Length)
+                {
+                    int c = SerialType.ReadInteger(type0, record.Slice(headerSize, size)).CompareTo(Key[0].Integer);
+                    if (c != 0) return Descending[0] ? -c : c;
+                    if (KeyCount == 1) return 0;
+                }
+            }
+        }
         // Index records almost always have a one-byte header size and one-byte serial types: read those in place.
         int hs, hp;
         if (record.Length > 0 && record[0] < 0x80)
