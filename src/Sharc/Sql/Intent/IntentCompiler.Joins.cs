@@ -95,6 +95,8 @@ internal sealed partial class IntentCompiler
             return;
         }
         bool opens = first && into.Count == 0;
+        // SQLite reads the columns of an aliased nested FROM that opens the clause by their bare names (often ambiguous).
+        if (opens && nested.Alias is not null) Unsupported.Throw("an alias on a parenthesized join that opens the FROM clause", _sql, nested.Start);
         if (nested.Alias is not null
             || (!opens && (kind != JoinKind.Inner || natural || @using.Count > 0 || ContainsRightJoin(nested.Join) || ContainsUsing(nested.Join)
                 || (on is not null && ContainsOuterJoin(nested.Join)))))
@@ -414,10 +416,19 @@ internal sealed partial class IntentCompiler
                 {
                     e = UnqualifiedColumn(scope, join, join.Items.Count, col.Name, star.Start, out bool ambiguous)!;
                     if (ambiguous) throw Error($"ambiguous column name: {col.Name}", star.Start);
+                    // A nested FROM keeps the coalesced column for bare names and the table's own for t.x.
+                    if (nestedNames is not null)
+                    {
+                        results.Add(new RawResult(e, col.Name, null, col.TableColumn));
+                        nestedNames.Add(new NestedFromName("", col.Nested?.Column ?? col.Name, false, true));
+                        e = JoinColumn(scope, join, k, i, star.Start);
+                        noExpand = true;
+                    }
                 }
                 else
                     e = JoinColumn(scope, join, k, i, star.Start);
-                if (item.Source.Name.Length > 0) CheckUniqueQualifiedName(join, k, col.Name, star.Start);
+                if (col.Nested is { Table.Length: > 0 } origin) CheckUniqueQualifiedName(join, origin.Table, origin.Column, "main.", star.Start);
+                else if (item.Source.Name.Length > 0) CheckUniqueQualifiedName(join, item.Source.Name, col.Name, item.Source is TableSource ? "main." : "", star.Start);
                 string name = col.Name;
                 if (item.Group >= 0)
                 {
@@ -447,18 +458,27 @@ internal sealed partial class IntentCompiler
     }
 
     /// <summary>SQLite refuses to expand a column that two items of the same name both have.</summary>
-    private void CheckUniqueQualifiedName(JoinSource join, int k, string column, int offset)
+    private void CheckUniqueQualifiedName(JoinSource join, string table, string column, string prefix, int offset)
     {
-        var item = join.Items[k];
         int count = 0;
         for (int j = 0; j < join.Items.Count; j++)
         {
-            if (!SqlNameComparer.Instance.Equals(join.Items[j].Source.Name, item.Source.Name)) continue;
-            if (LocalColumn(join.Items[j].Source, column) < 0) continue;
+            var source = join.Items[j].Source;
             // As a qualified reference reads it: the right side of a USING pair defers to the left.
-            if (count++ == 0 || join.Items[j].UsingNames.Contains(column)) continue;
-            string prefix = item.Source is TableSource ? "main." : "";
-            throw Error($"ambiguous column name: {prefix}{item.Source.Name}.{column}", offset);
+            bool usingPair = join.Items[j].UsingNames.Contains(column);
+            if (IsNestedFrom(source))
+            {
+                for (int local = QualifiedMatch(source, table, column, -1); local >= 0; local = QualifiedMatch(source, table, column, local))
+                {
+                    if (count++ > 0 && !usingPair) throw Error($"ambiguous column name: {prefix}{table}.{column}", offset);
+                    if (source.Columns[local].Nested!.UsingTerm) break;
+                }
+                continue;
+            }
+            if (!SqlNameComparer.Instance.Equals(source.Name, table)) continue;
+            if (LocalColumn(source, column) < 0) continue;
+            if (count++ == 0 || usingPair) continue;
+            throw Error($"ambiguous column name: {prefix}{table}.{column}", offset);
         }
     }
 }
