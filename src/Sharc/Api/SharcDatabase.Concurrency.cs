@@ -97,7 +97,11 @@ public sealed partial class SharcDatabase
         {
             ThrowIfDisposed();
             var state = State;
-            return state.LoadedSchema ?? LoadSchema(state);
+            var schema = state.LoadedSchema ?? LoadSchema(state);
+            // SQLite refuses every statement that reads a schema whose generated columns name unknown columns.
+            if (!schema.ExpressionsChecked) Sql.Intent.SchemaExpressions.Check(schema);
+            if (schema.ExpressionProblem is { } problem) throw new SharcCorruptException(problem);
+            return schema;
         }
     }
 

@@ -34,6 +34,14 @@ public sealed class SharcSchema
     /// <summary>Every table, sqlite_schema first (page 1), for the checks that walk every b-tree.</summary>
     internal IReadOnlyList<SharcTable> AllTables { get; }
 
+    /// <summary>
+    /// The first name SQLite would fail to resolve in the schema's generated columns, as its "malformed database
+    /// schema (t) - no such column: x"; found by the SQL layer on first use (<see cref="ExpressionsChecked"/>).
+    /// </summary>
+    internal string? ExpressionProblem { get; set; }
+
+    internal volatile bool ExpressionsChecked;
+
     private static bool IsSchemaTable(SharcTable t) => t.RootPage == 1 && SqlNameComparer.Instance.Equals(t.Name, "sqlite_schema");
     /// <summary>Indexes in sqlite_schema order.</summary>
     public IReadOnlyList<SharcIndex> Indexes { get; }

@@ -68,6 +68,46 @@ public class LazySchemaTests : IDisposable
         }
     }
 
+    [Theory]
+    [InlineData("CREATE TABLE t1(a, b AS (unknown + 1))", "no such column: unknown")]
+    [InlineData("CREATE TABLE t1(a, b AS (a + 1) STORED, c AS (upper(zz)))", "no such column: zz")]
+    [InlineData("CREATE TABLE t1(a, b AS (t9.a))", "no such column: t9.a")]
+    public void A_generated_column_naming_an_unknown_column_makes_the_schema_malformed_as_in_sqlite(string badSql, string reason)
+    {
+        string path = _dir.File("gen.db");
+        Oracle.Exec(path, "CREATE TABLE t0(z)", "CREATE TABLE t1(a, b AS (a + 1))", "INSERT INTO t1(a) VALUES (1)");
+        using (var c = Oracle.Open(path))
+        {
+            Oracle.Exec(c, "PRAGMA writable_schema = ON");
+            Oracle.Exec(c, "UPDATE sqlite_schema SET sql = $sql WHERE name = 't1'", ("$sql", badSql));
+        }
+        string expected = $"malformed database schema (t1) - {reason}";
+        using (var c = new SqliteConnection($"Data Source={path};Pooling=False"))
+        {
+            c.Open();
+            ((Action)(() => Oracle.Scalar(c, "SELECT count(*) FROM t0"))).Should().Throw<SqliteException>().Which.Message.Should().Contain(expected);
+        }
+        using var db = SharcDatabase.Open(path);
+        for (int i = 0; i < 2; i++)
+        {
+            var act = () => db.Query("SELECT count(*) FROM t0").Read();
+            act.Should().Throw<SharcCorruptException>().WithMessage("*" + expected + "*");
+        }
+        db.CheckIntegrity().Should().ContainSingle().Which.Should().EndWith(expected);
+    }
+
+    [Fact]
+    public void Generated_columns_naming_their_own_columns_leave_the_schema_sound()
+    {
+        string path = _dir.File("gen-ok.db");
+        Oracle.Exec(path, "CREATE TABLE t1(a, \"b c\", d AS (a + \"b c\"), e AS (lower('x')) STORED)", "INSERT INTO t1(a, \"b c\") VALUES (1, 2)");
+        using var db = SharcDatabase.Open(path);
+        using var r = db.Query("SELECT d, e FROM t1");
+        r.Read().Should().BeTrue();
+        r.GetInt64(0).Should().Be(3);
+        db.CheckIntegrity().Should().BeEmpty();
+    }
+
     [Fact]
     public void A_writable_open_of_a_malformed_schema_fails_each_write_the_same_way_and_holds_no_transaction()
     {

@@ -60,7 +60,14 @@ internal sealed record SqlCompoundTerm(SqlCompoundOperator Operator, SqlQueryBod
 internal abstract record SqlResultColumn : SqlNode;
 
 /// <summary>"*" (<see cref="Table"/> null) or "table.*".</summary>
-internal sealed record SqlStarColumn(string? Table) : SqlResultColumn;
+internal sealed record SqlStarColumn(string? Table) : SqlResultColumn
+{
+    /// <summary>
+    /// The <c>*</c> of a parenthesized join compiled as a nested FROM: it also lists the columns a USING join hides
+    /// (readable as <c>t.x</c>, left out of an outer <c>*</c>) and keeps each column's table name.
+    /// </summary>
+    public bool NestedFrom { get; init; }
+}
 
 /// <summary>
 /// expr [[AS] alias]. The node's span is the expression's source text (parentheses included, alias excluded):

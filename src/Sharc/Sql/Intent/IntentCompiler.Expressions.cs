@@ -107,13 +107,13 @@ internal sealed partial class IntentCompiler
                 return new InSubqueryExpr(i.Not, x, q, SqlAffinities.ForComparison(x.Affinity, ValueAffinity(q)), InCollation(x, q))
                 { HasCollate = x.HasCollate, Offset = e.Start };
             }
-            case SqlInTableExpr { Arguments: not null } i:
-                return Unsupported.Throw<IntentExpr>("IN with a table-valued function", _sql, i.Start);
             case SqlInTableExpr i:
             {
-                // x IN t is x IN (SELECT * FROM t), and t must have one column.
+                // x IN t is x IN (SELECT * FROM t), and t must have one column; so is x IN tvf(args).
                 var x = Expr(i.Operand, scope, clause);
-                var table = new SqlTableRef(i.Schema, i.Name, null, null, false) { Start = i.Start, End = i.End };
+                SqlTableSource table = i.Arguments is { } arguments
+                    ? new SqlTableFunctionRef(i.Schema, i.Name, arguments, null) { Start = i.Start, End = i.End }
+                    : new SqlTableRef(i.Schema, i.Name, null, null, false) { Start = i.Start, End = i.End };
                 var core = new SqlSelectCore(false, [new SqlStarColumn(null) { Start = i.Start, End = i.End }],
                     new SqlJoinClause(table, []) { Start = i.Start, End = i.End }, null, [], null, []) { Start = i.Start, End = i.End };
                 var q = CompileSubquery(new SqlSelect(null, core, [], null, null) { Start = i.Start, End = i.End }, scope, i.Start);
@@ -268,7 +268,7 @@ internal sealed partial class IntentCompiler
     {
         if (UserLike(l, scope, clause) is { } user) return user;
         if (l.Operator is SqlLikeOperator.Regexp or SqlLikeOperator.Match)
-            throw Error($"no such function: {(l.Operator == SqlLikeOperator.Regexp ? "REGEXP" : "MATCH")}", l.Start);
+            throw Error(l.Operator == SqlLikeOperator.Regexp ? "no such function: REGEXP" : "unable to use function MATCH in the requested context", l.Start);
         var x = Expr(l.Operand, scope, clause);
         var p = Expr(l.Pattern, scope, clause);
         var esc = l.Escape is null ? null : Expr(l.Escape, scope, clause);

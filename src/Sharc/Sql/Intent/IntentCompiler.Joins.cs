@@ -31,6 +31,7 @@ internal sealed partial class IntentCompiler
                 SqlTableRef t => CompileTableRef(t, parent),
                 SqlSubquerySource s => CompileSubquerySource(s, parent),
                 SqlTableFunctionRef f => CompileTableFunction(f, parent, inJoin: true),
+                SqlNestedJoinSource n => CompileNestedFrom(n, parent),
                 _ => Unsupported.Throw<IntentSource>("this FROM item", _sql, r.Source.Start),
             };
             int offset = columns.Count;
@@ -59,7 +60,8 @@ internal sealed partial class IntentCompiler
 
     /// <summary>
     /// Lists the items of a FROM clause in order. A parenthesized join is spliced in where that changes nothing: when
-    /// it opens the clause or is inner-joined and holds no RIGHT or FULL join; anything else is refused.
+    /// it opens the clause, or is inner-joined and holds only inner joins without USING or NATURAL; anything else
+    /// stays one item, a nested FROM (<see cref="CompileNestedFrom"/>).
     /// </summary>
     private void Flatten(SqlJoinClause clause, JoinKind kind, int group, List<RawJoinItem> into, ref int groups, bool first)
     {
@@ -86,10 +88,22 @@ internal sealed partial class IntentCompiler
             into.Add(new RawJoinItem(source, kind, natural, on, @using, group, start));
             return;
         }
-        if (nested.Alias is not null) Unsupported.Throw("an alias on a parenthesized join", _sql, nested.Start);
+        // SQLite drops the parentheses around a single item.
+        if (nested.Alias is null && nested.Join.Joins.Count == 0)
+        {
+            AddItem(nested.Join.First, kind, natural, on, @using, group, into, ref groups, first, start);
+            return;
+        }
         bool opens = first && into.Count == 0;
-        if (!opens && (kind != JoinKind.Inner || natural || @using.Count > 0 || ContainsRightJoin(nested.Join)))
-            Unsupported.Throw("a parenthesized join on the right of an outer, NATURAL or USING join", _sql, nested.Start);
+        // SQLite reads the columns of an aliased nested FROM that opens the clause by their bare names (often ambiguous).
+        if (opens && nested.Alias is not null) Unsupported.Throw("an alias on a parenthesized join that opens the FROM clause", _sql, nested.Start);
+        if (nested.Alias is not null
+            || (!opens && (kind != JoinKind.Inner || natural || @using.Count > 0 || ContainsRightJoin(nested.Join) || ContainsUsing(nested.Join)
+                || (on is not null && ContainsOuterJoin(nested.Join)))))
+        {
+            into.Add(new RawJoinItem(nested, kind, natural, on, @using, group, start));
+            return;
+        }
         // SQLite names the columns of a parenthesized join that does not open the clause as a subquery's (x, x:1…).
         int inner = opens ? group : groups++;
         int before = into.Count;
@@ -101,6 +115,22 @@ internal sealed partial class IntentCompiler
             into[^1] = last with { On = last.On is null ? on : new SqlBinaryExpr(SqlBinaryOperator.And, last.On, on) { Start = on.Start, End = on.End } };
             if (last.Kind != JoinKind.Inner && into.Count - before > 1) Unsupported.Throw("an ON clause on a parenthesized outer join", _sql, on.Start);
         }
+    }
+
+    /// <summary>True when a join of the clause (nested ones included) has USING or NATURAL.</summary>
+    private static bool ContainsUsing(SqlJoinClause clause)
+    {
+        foreach (var j in clause.Joins)
+            if (j.Natural || j.Using.Count > 0 || (j.Source is SqlNestedJoinSource n && ContainsUsing(n.Join))) return true;
+        return clause.First is SqlNestedJoinSource f && ContainsUsing(f.Join);
+    }
+
+    /// <summary>True when a join of the clause (nested ones included) is LEFT, RIGHT or FULL.</summary>
+    private static bool ContainsOuterJoin(SqlJoinClause clause)
+    {
+        foreach (var j in clause.Joins)
+            if (j.Kind is SqlJoinKind.Left or SqlJoinKind.Right or SqlJoinKind.Full || (j.Source is SqlNestedJoinSource n && ContainsOuterJoin(n.Join))) return true;
+        return clause.First is SqlNestedJoinSource f && ContainsOuterJoin(f.Join);
     }
 
     private static bool ContainsRightJoin(SqlJoinClause clause)
@@ -181,8 +211,8 @@ internal sealed partial class IntentCompiler
         for (int k = 0; k < end; k++)
         {
             var item = join.Items[k];
-            int local = LocalColumn(item.Source, name);
-            if (local < 0) continue;
+            for (int local = FirstMatch(item.Source, name); local >= 0; local = NextMatch(item.Source, name, local))
+            {
             if (first is not null && item.UsingNames.Contains(name))
             {
                 // INNER and LEFT read the leftmost item, RIGHT the rightmost, FULL all of them coalesced.
@@ -203,6 +233,7 @@ internal sealed partial class IntentCompiler
                 continue;
             }
             first = JoinColumn(scope, join, k, local, offset);
+            }
         }
         return coalesced is null ? first : Coalesced(coalesced, offset);
     }
@@ -304,14 +335,38 @@ internal sealed partial class IntentCompiler
         for (int k = 0; k < join.Items.Count; k++)
         {
             var item = join.Items[k];
-            if (!SqlNameComparer.Instance.Equals(item.Source.Name, c.Table)) continue;
-            int local = LocalColumn(item.Source, c.Name);
-            if (local < 0 && item.Source is TableSource { RowIdName: not null } && IsRowIdName(c.Name)) local = SourceColumn.RowId;
-            else if (local < 0) continue;
-            if (found is not null) throw Error($"ambiguous column name: {c.Table}.{c.Name}", c.Start);
-            found = JoinColumn(scope, join, k, local, c.Start);
+            // A nested FROM answers t.x for the tables inside it; its alias, if any, names its subquery columns.
+            bool hit = false;
+            for (int local = QualifiedMatch(item.Source, c.Table, c.Name, -1); local >= 0; local = QualifiedMatch(item.Source, c.Table, c.Name, local))
+            {
+                hit = true;
+                found = TakeQualified(c, scope, join, k, local, found);
+            }
+            if (hit || !SqlNameComparer.Instance.Equals(item.Source.Name, c.Table)) continue;
+            int own = LocalColumn(item.Source, c.Name);
+            if (own < 0 && item.Source is TableSource { RowIdName: not null } && IsRowIdName(c.Name)) own = SourceColumn.RowId;
+            else if (own < 0) continue;
+            found = TakeQualified(c, scope, join, k, own, found);
         }
         return found;
+    }
+
+    /// <summary>
+    /// A qualified reference meeting a second column of that name: SQLite applies its USING rules there too
+    /// (<c>a.x</c> in <c>a NATURAL JOIN a</c> reads the left copy), else the reference is ambiguous.
+    /// </summary>
+    private IntentExpr TakeQualified(SqlColumnRef c, Scope scope, JoinSource join, int k, int local, IntentExpr? found)
+    {
+        var column = JoinColumn(scope, join, k, local, c.Start);
+        if (found is null) return column;
+        var item = join.Items[k];
+        if (local == SourceColumn.RowId || !item.UsingNames.Contains(c.Name)) throw Error($"ambiguous column name: {c.Table}.{c.Name}", c.Start);
+        return item.Kind switch
+        {
+            JoinKind.Right => column,
+            JoinKind.Full => Coalesced([found, column], c.Start),
+            _ => found,
+        };
     }
 
     /// <summary>An unqualified rowid in a join: the rowid of the one table item that has one.</summary>
@@ -335,27 +390,45 @@ internal sealed partial class IntentCompiler
     {
         bool any = false;
         var groupNames = new Dictionary<int, HashSet<string>>();
+        List<NestedFromName>? nestedNames = star.NestedFrom ? [] : null;
         for (int k = 0; k < join.Items.Count; k++)
         {
             var item = join.Items[k];
-            if (star.Table is not null && !SqlNameComparer.Instance.Equals(item.Source.Name, star.Table)) continue;
-            any = true;
+            bool nestedItem = IsNestedFrom(item.Source);
+            if (star.Table is not null && !nestedItem && !SqlNameComparer.Instance.Equals(item.Source.Name, star.Table)) continue;
+            if (!nestedItem || star.Table is null) any = true;
             for (int i = 0; i < item.Source.Columns.Count; i++)
             {
                 var col = item.Source.Columns[i];
                 if (col.Hidden) continue;
+                // t.* over a nested FROM: the columns that came from t, the hidden USING copies included.
+                if (star.Table is not null && nestedItem && !SqlNameComparer.Instance.Equals(col.Nested!.Table, star.Table)) continue;
+                any = true;
+                bool noExpand = col.Nested?.NoExpand == true;
+                if (star.Table is null && noExpand && nestedNames is null) continue;
                 IntentExpr e;
-                if (star.Table is null && k > 0 && item.UsingNames.Contains(col.Name) && UnqualifiedColumn(scope, join, k, col.Name, star.Start, out _) is not null)
-                    continue;
+                bool usingCopy = star.Table is null && k > 0 && item.UsingNames.Contains(col.Name) && UnqualifiedColumn(scope, join, k, col.Name, star.Start, out _) is not null;
+                if (usingCopy && nestedNames is null) continue;
+                if (usingCopy)
+                    e = JoinColumn(scope, join, k, i, star.Start);
                 // With a RIGHT or FULL join SQLite expands a column joined on later by its bare name, read as such.
-                if (star.Table is null && join.HasRightJoin && UsedLater(join, k, col.Name) && LeftColumn(scope, join, k, col.Name, star.Start) is null)
+                else if (star.Table is null && join.HasRightJoin && UsedLater(join, k, col.Name) && LeftColumn(scope, join, k, col.Name, star.Start) is null)
                 {
                     e = UnqualifiedColumn(scope, join, join.Items.Count, col.Name, star.Start, out bool ambiguous)!;
                     if (ambiguous) throw Error($"ambiguous column name: {col.Name}", star.Start);
+                    // A nested FROM keeps the coalesced column for bare names and the table's own for t.x.
+                    if (nestedNames is not null)
+                    {
+                        results.Add(new RawResult(e, col.Name, null, col.TableColumn));
+                        nestedNames.Add(new NestedFromName("", col.Nested?.Column ?? col.Name, false, true));
+                        e = JoinColumn(scope, join, k, i, star.Start);
+                        noExpand = true;
+                    }
                 }
                 else
                     e = JoinColumn(scope, join, k, i, star.Start);
-                if (item.Source.Name.Length > 0) CheckUniqueQualifiedName(join, k, col.Name, star.Start);
+                if (col.Nested is { Table.Length: > 0 } origin) CheckUniqueQualifiedName(join, origin.Table, origin.Column, "main.", star.Start);
+                else if (item.Source.Name.Length > 0) CheckUniqueQualifiedName(join, item.Source.Name, col.Name, item.Source is TableSource ? "main." : "", star.Start);
                 string name = col.Name;
                 if (item.Group >= 0)
                 {
@@ -368,9 +441,12 @@ internal sealed partial class IntentCompiler
                     }
                 }
                 results.Add(new RawResult(e, name, null, col.TableColumn));
+                nestedNames?.Add(new NestedFromName(col.Nested?.Table ?? item.Source.Name, col.Nested?.Column ?? col.Name, noExpand || usingCopy,
+                    !usingCopy && (col.Nested?.UsingTerm == true || UsedLater(join, k, col.Name))));
             }
         }
         if (!any) throw Error(star.Table is null ? "no tables specified" : $"no such table: {star.Table}", star.Start);
+        if (nestedNames is not null) _nestedStars[star] = nestedNames;
     }
 
     /// <summary>True when an item after <paramref name="k"/> is joined to it on <paramref name="name"/> by USING or NATURAL.</summary>
@@ -382,15 +458,27 @@ internal sealed partial class IntentCompiler
     }
 
     /// <summary>SQLite refuses to expand a column that two items of the same name both have.</summary>
-    private void CheckUniqueQualifiedName(JoinSource join, int k, string column, int offset)
+    private void CheckUniqueQualifiedName(JoinSource join, string table, string column, string prefix, int offset)
     {
-        var item = join.Items[k];
+        int count = 0;
         for (int j = 0; j < join.Items.Count; j++)
         {
-            if (j == k || !SqlNameComparer.Instance.Equals(join.Items[j].Source.Name, item.Source.Name)) continue;
-            if (LocalColumn(join.Items[j].Source, column) < 0) continue;
-            string prefix = item.Source is TableSource ? "main." : "";
-            throw Error($"ambiguous column name: {prefix}{item.Source.Name}.{column}", offset);
+            var source = join.Items[j].Source;
+            // As a qualified reference reads it: the right side of a USING pair defers to the left.
+            bool usingPair = join.Items[j].UsingNames.Contains(column);
+            if (IsNestedFrom(source))
+            {
+                for (int local = QualifiedMatch(source, table, column, -1); local >= 0; local = QualifiedMatch(source, table, column, local))
+                {
+                    if (count++ > 0 && !usingPair) throw Error($"ambiguous column name: {prefix}{table}.{column}", offset);
+                    if (source.Columns[local].Nested!.UsingTerm) break;
+                }
+                continue;
+            }
+            if (!SqlNameComparer.Instance.Equals(source.Name, table)) continue;
+            if (LocalColumn(source, column) < 0) continue;
+            if (count++ == 0 || usingPair) continue;
+            throw Error($"ambiguous column name: {prefix}{table}.{column}", offset);
         }
     }
 }

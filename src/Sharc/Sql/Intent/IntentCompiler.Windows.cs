@@ -44,6 +44,8 @@ internal sealed partial class IntentCompiler
         {
             if (!WindowOnly.TryGetValue(f.Name, out var arity))
             {
+                // min(a, b) is the scalar min: SQLite names it as a scalar function.
+                if (!f.Star && ScalarFunctions.TryGet(f.Name, argc, out _)) throw Error($"{f.Name}() may not be used as a window function", f.Start);
                 if (AggregateFunctions.Exists(f.Name)) throw Error($"wrong number of arguments to function {f.Name}()", f.Start);
                 if (ScalarFunctions.Exists(f.Name)) throw Error($"{f.Name}() may not be used as a window function", f.Start);
                 throw Error($"no such function: {f.Name}", f.Start);

@@ -38,9 +38,20 @@ internal sealed record ParameterExpr(int Slot) : IntentExpr;
 /// </summary>
 internal sealed record SourceColumn(string Name, SqlAffinity Affinity, Collation Collation, string DeclaredType, bool Hidden, SharcColumn? TableColumn, string? UnknownCollation = null)
 {
+    /// <summary>In a nested FROM: the table the column came from (what <c>t.x</c> names) and its unsuffixed name.</summary>
+    public NestedFromName? Nested { get; init; }
+
     /// <summary>The column number meaning "the rowid" of a rowid table.</summary>
     public const int RowId = -1;
 }
+
+/// <summary>
+/// How a column of a nested FROM (a parenthesized join on the right of a join) is found, as SQLite keeps it in the
+/// subquery's result list: by its table and column name rather than its ":N"-suffixed subquery name.
+/// <see cref="NoExpand"/>: a USING join's right-hand copy, readable by name but left out of <c>*</c>;
+/// <see cref="UsingTerm"/>: the left-hand copy, which ends the search for an unqualified name.
+/// </summary>
+internal sealed record NestedFromName(string Table, string Column, bool NoExpand, bool UsingTerm);
 
 /// <summary>
 /// A column of the source of query level <see cref="Frame"/> (the current level or an enclosing one, which makes

@@ -18,18 +18,18 @@ internal static class JsonFunctions
         yield return F("jsonb_array", 0, -1, (a, _) => Array(a, jsonb: true));
         yield return F("json_object", 0, -1, (a, _) => Object(a, jsonb: false));
         yield return F("jsonb_object", 0, -1, (a, _) => Object(a, jsonb: true));
-        yield return F("json_extract", 1, -1, (a, _) => Extract(a, jsonb: false));
-        yield return F("jsonb_extract", 1, -1, (a, _) => Extract(a, jsonb: true));
+        yield return F("json_extract", 0, -1, (a, _) => Extract(a, jsonb: false));
+        yield return F("jsonb_extract", 0, -1, (a, _) => Extract(a, jsonb: true));
         yield return F("->", 2, 2, (a, _) => Arrow(a[0], a[1], sqlValue: false));
         yield return F("->>", 2, 2, (a, _) => Arrow(a[0], a[1], sqlValue: true));
-        yield return F("json_insert", 1, -1, (a, _) => Edit(a, JsonEditMode.Insert, "json_insert", jsonb: false));
-        yield return F("jsonb_insert", 1, -1, (a, _) => Edit(a, JsonEditMode.Insert, "jsonb_insert", jsonb: true));
-        yield return F("json_replace", 1, -1, (a, _) => Edit(a, JsonEditMode.Replace, "json_replace", jsonb: false));
-        yield return F("jsonb_replace", 1, -1, (a, _) => Edit(a, JsonEditMode.Replace, "jsonb_replace", jsonb: true));
-        yield return F("json_set", 1, -1, (a, _) => Edit(a, JsonEditMode.Set, "json_set", jsonb: false));
-        yield return F("jsonb_set", 1, -1, (a, _) => Edit(a, JsonEditMode.Set, "jsonb_set", jsonb: true));
-        yield return F("json_remove", 1, -1, (a, _) => Remove(a, jsonb: false));
-        yield return F("jsonb_remove", 1, -1, (a, _) => Remove(a, jsonb: true));
+        yield return F("json_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.Insert, "json_insert", jsonb: false));
+        yield return F("jsonb_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.Insert, "jsonb_insert", jsonb: true));
+        yield return F("json_replace", 0, -1, (a, _) => Edit(a, JsonEditMode.Replace, "json_replace", jsonb: false));
+        yield return F("jsonb_replace", 0, -1, (a, _) => Edit(a, JsonEditMode.Replace, "jsonb_replace", jsonb: true));
+        yield return F("json_set", 0, -1, (a, _) => Edit(a, JsonEditMode.Set, "json_set", jsonb: false));
+        yield return F("jsonb_set", 0, -1, (a, _) => Edit(a, JsonEditMode.Set, "jsonb_set", jsonb: true));
+        yield return F("json_remove", 0, -1, (a, _) => Remove(a, jsonb: false));
+        yield return F("jsonb_remove", 0, -1, (a, _) => Remove(a, jsonb: true));
         yield return F("json_patch", 2, 2, (a, _) => Patch(a, jsonb: false));
         yield return F("jsonb_patch", 2, 2, (a, _) => Patch(a, jsonb: true));
         yield return F("json_type", 1, 2, (a, _) => Type(a));
@@ -76,7 +76,8 @@ internal static class JsonFunctions
     private static SqlValue Extract(ReadOnlySpan<SqlValue> a, bool jsonb)
     {
         // Without a path SQLite answers NULL without reading the document.
-        if (a.Length == 1 || !JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
+        // (SQLite registers these functions with any number of arguments: none is NULL too.)
+        if (a.Length <= 1 || !JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
         var doc = mem.Span;
         if (a.Length == 2)
         {
@@ -178,6 +179,7 @@ internal static class JsonFunctions
 
     private static SqlValue Edit(ReadOnlySpan<SqlValue> a, JsonEditMode mode, string name, bool jsonb)
     {
+        if (a.Length == 0) return SqlValue.Null;
         if (a.Length % 2 == 0) JsonErrors.Throw($"{name}() needs an odd number of arguments");
         if (!JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
         var doc = new JsonBuffer(mem.Length + 16);
@@ -192,6 +194,7 @@ internal static class JsonFunctions
 
     private static SqlValue Remove(ReadOnlySpan<SqlValue> a, bool jsonb)
     {
+        if (a.Length == 0) return SqlValue.Null;
         if (!JsonValues.TryDocument(a[0], out var mem)) return SqlValue.Null;
         var doc = new JsonBuffer(mem.Length + 16);
         doc.Append(mem.Span);
