@@ -16,7 +16,12 @@ public sealed class EdgeCursor : IDisposable
     private bool _inPending;
     private readonly bool _text;
 
-    internal EdgeCursor(SharcGraph graph, GraphDirection direction, string? kind)
+    // The commit the cursor reads: its own, taken afresh for each node (so a node's out and in edges and each edge's
+    // row come from one commit), or a traversal's, held for a whole execution.
+    private readonly SharcSnapshot _snapshot;
+    private readonly bool _ownsSnapshot;
+
+    internal EdgeCursor(SharcGraph graph, GraphDirection direction, string? kind, SharcSnapshot? traversal = null)
     {
         _graph = graph;
         _text = graph.KeyType == GraphKeyType.Text;
@@ -27,6 +32,10 @@ public sealed class EdgeCursor : IDisposable
         byte[]? kindUtf8 = kind is null ? null : Encoding.UTF8.GetBytes(kind);
         if (direction != GraphDirection.In) _out = new EdgeSide(graph.Database, graph.OutEdges, _text, kindUtf8);
         if (direction != GraphDirection.Out) _in = new EdgeSide(graph.Database, graph.InEdges, _text, kindUtf8);
+        _ownsSnapshot = traversal is null;
+        _snapshot = traversal ?? graph.Database.CreateSnapshot();
+        _out?.UseSnapshot(_snapshot);
+        _in?.UseSnapshot(_snapshot);
     }
 
     /// <summary>The direction the cursor follows.</summary>
@@ -40,6 +49,7 @@ public sealed class EdgeCursor : IDisposable
     public void Reset(long key)
     {
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
+        if (_ownsSnapshot) _snapshot.Release();
         _current = _out ?? _in;
         _out?.Begin(key);
         _in?.Begin(key);
@@ -51,6 +61,7 @@ public sealed class EdgeCursor : IDisposable
     public void Reset(ReadOnlySpan<byte> utf8Key)
     {
         if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
+        if (_ownsSnapshot) _snapshot.Release();
         _current = _out ?? _in;
         _out?.Begin(utf8Key);
         _in?.Begin(utf8Key);
@@ -119,6 +130,7 @@ public sealed class EdgeCursor : IDisposable
     {
         _out?.Dispose();
         _in?.Dispose();
+        if (_ownsSnapshot) _snapshot.Release();
     }
 
     internal SharcGraph Graph => _graph;

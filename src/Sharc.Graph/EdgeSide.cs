@@ -55,6 +55,13 @@ internal sealed class EdgeSide : IDisposable
         }
     }
 
+    /// <summary>Makes both readers read <paramref name="snapshot"/>'s commit, so an entry and its edge row agree.</summary>
+    public void UseSnapshot(SharcSnapshot snapshot)
+    {
+        _index.UseSnapshot(snapshot);
+        _row?.UseSnapshot(snapshot);
+    }
+
     /// <summary>The edge's rowid, read from the index entry when first asked for (a BFS wants it only for nodes it adds).</summary>
     public long EdgeRowId
     {

@@ -28,13 +28,20 @@ public sealed class NodeCursor : IDisposable
         if (cols.Count == 0) cols.Add(table.Columns[0].Name);
         _table = db.PrepareReader(_access.TableName, [.. cols]);
         if (_access.How == NodeAccess.Mode.Index) _index = db.PrepareReader(_access.IndexName!);
+        // A seek through the key index and the row it names read one commit (taken afresh at each seek).
+        _snapshot = db.CreateSnapshot();
+        _table.UseSnapshot(_snapshot);
+        _index?.UseSnapshot(_snapshot);
     }
+
+    private readonly SharcSnapshot _snapshot;
 
     /// <summary>Finds the node with this integer key.</summary>
     /// <exception cref="GraphKeyTypeException">The graph's keys are text.</exception>
     public bool TrySeek(long key)
     {
         if (_text) GraphThrow.KeyType(GraphKeyType.Integer, GraphKeyType.Text);
+        _snapshot.Release();
         _on = _access.How switch
         {
             NodeAccess.Mode.RowId => _table.Seek(key),
@@ -49,6 +56,7 @@ public sealed class NodeCursor : IDisposable
     public bool TrySeek(ReadOnlySpan<byte> utf8Key)
     {
         if (!_text) GraphThrow.KeyType(GraphKeyType.Text, GraphKeyType.Integer);
+        _snapshot.Release();
         _on = _access.How switch
         {
             NodeAccess.Mode.WithoutRowIdKey => _table.SeekKey(utf8Key),
@@ -132,5 +140,6 @@ public sealed class NodeCursor : IDisposable
     {
         _index?.Dispose();
         _table.Dispose();
+        _snapshot.Release();
     }
 }

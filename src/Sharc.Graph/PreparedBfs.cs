@@ -73,7 +73,11 @@ public sealed class PreparedBfs : IDisposable
     private int[] _order = new int[64];
     private bool _running;
 
-    internal PreparedBfs(SharcGraph graph, BfsOptions options)
+    // One commit for a whole execution: every seek of the traversal reads it, whatever is committed meanwhile.
+    private readonly SharcSnapshot _snapshot;
+    private readonly bool _ownsSnapshot;
+
+    internal PreparedBfs(SharcGraph graph, BfsOptions options, SharcSnapshot? shared = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(options.MinDepth);
         ArgumentOutOfRangeException.ThrowIfNegative(options.MaxDepth);
@@ -82,7 +86,9 @@ public sealed class PreparedBfs : IDisposable
         if (options.TimeBudget is { } budget) ArgumentOutOfRangeException.ThrowIfLessThan(budget, TimeSpan.Zero);
         Options = options;
         _text = graph.KeyType == GraphKeyType.Text;
-        _edges = graph.PrepareEdges(options.Direction, options.Kind);
+        _ownsSnapshot = shared is null;
+        _snapshot = shared ?? graph.Database.CreateSnapshot();
+        _edges = graph.PrepareEdges(options.Direction, options.Kind, _snapshot);
         _keys = new NodeKeyTable(_text);
         _starts = new NodeKeyTable(_text);
         _refused = new NodeKeyTable(_text);
@@ -173,6 +179,7 @@ public sealed class PreparedBfs : IDisposable
         finally
         {
             _running = false;
+            if (_ownsSnapshot) _snapshot.Release();
         }
     }
 
@@ -395,5 +402,9 @@ public sealed class PreparedBfs : IDisposable
     }
 
     /// <summary>Releases the traversal's readers.</summary>
-    public void Dispose() => _edges.Dispose();
+    public void Dispose()
+    {
+        _edges.Dispose();
+        if (_ownsSnapshot) _snapshot.Release();
+    }
 }

@@ -12,6 +12,8 @@ namespace Sharc.Graph;
 public sealed class PreparedShortestPath : IDisposable
 {
     private readonly EdgeCursor _forward, _backward;
+    // Both searches read one commit for a whole search, whatever is committed meanwhile.
+    private readonly SharcSnapshot _snapshot;
     private readonly NodeKeyTable _keys;
     private readonly bool _text;
     // Per node id: forward and backward distances (-1 = not reached), the neighbour toward each end and the edge to it.
@@ -29,13 +31,14 @@ public sealed class PreparedShortestPath : IDisposable
     {
         _text = graph.KeyType == GraphKeyType.Text;
         Direction = direction;
-        _forward = graph.PrepareEdges(direction, kind);
+        _snapshot = graph.Database.CreateSnapshot();
+        _forward = graph.PrepareEdges(direction, kind, _snapshot);
         _backward = graph.PrepareEdges(direction switch
         {
             GraphDirection.Out => GraphDirection.In,
             GraphDirection.In => GraphDirection.Out,
             _ => GraphDirection.Both,
-        }, kind);
+        }, kind, _snapshot);
         _keys = new NodeKeyTable(_text);
     }
 
@@ -68,14 +71,28 @@ public sealed class PreparedShortestPath : IDisposable
     public bool TryFindFewestHops(long from, long to)
     {
         var (s, t) = Ends(from, to);
-        return Bidirectional(s, t);
+        try
+        {
+            return Bidirectional(s, t);
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds a path with the fewest edges between two UTF-8 text keys; false when there is none.</summary>
     public bool TryFindFewestHops(ReadOnlySpan<byte> from, ReadOnlySpan<byte> to)
     {
         var (s, t) = Ends(from, to);
-        return Bidirectional(s, t);
+        try
+        {
+            return Bidirectional(s, t);
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds a path with the fewest edges between two text keys (encodes them).</summary>
@@ -86,7 +103,14 @@ public sealed class PreparedShortestPath : IDisposable
     public bool TryFindLeastWeight(long from, long to)
     {
         var (s, t) = Ends(from, to);
-        return Dijkstra(s, t);
+        try
+        {
+            return Dijkstra(s, t);
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds a path of least total weight between two UTF-8 text keys; false when there is none.</summary>
@@ -94,7 +118,14 @@ public sealed class PreparedShortestPath : IDisposable
     public bool TryFindLeastWeight(ReadOnlySpan<byte> from, ReadOnlySpan<byte> to)
     {
         var (s, t) = Ends(from, to);
-        return Dijkstra(s, t);
+        try
+        {
+            return Dijkstra(s, t);
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds a path of least total weight between two text keys (encodes them).</summary>
@@ -310,6 +341,7 @@ public sealed class PreparedShortestPath : IDisposable
     {
         _forward.Dispose();
         _backward.Dispose();
+        _snapshot.Release();
     }
 
     /// <summary>A binary min-heap of (distance, node) with lazy deletion: stale entries are skipped when popped.</summary>

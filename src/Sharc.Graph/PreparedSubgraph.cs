@@ -22,6 +22,7 @@ public sealed class PreparedSubgraph : IDisposable
     private readonly PreparedBfs _reach;
     // Edges among the nodes are read from each node's outgoing side: each stored edge has one source, so it is met once.
     private readonly EdgeCursor _out;
+    private readonly SharcSnapshot _snapshot;
     private readonly bool _text;
     // The distinct edge kinds met by the last execution, UTF-8, so an edge holds a small number instead of bytes.
     private readonly NodeKeyTable _kinds = new(text: true);
@@ -33,8 +34,10 @@ public sealed class PreparedSubgraph : IDisposable
     {
         ArgumentOutOfRangeException.ThrowIfNegative(maxHops);
         _text = graph.KeyType == GraphKeyType.Text;
-        _reach = graph.PrepareBfs(new BfsOptions { Direction = direction, Kind = kind, MaxDepth = maxHops, MaxNodes = maxNodes });
-        _out = graph.PrepareEdges(GraphDirection.Out, kind);
+        // The reach and the edges among it are read from one commit.
+        _snapshot = graph.Database.CreateSnapshot();
+        _reach = new PreparedBfs(graph, new BfsOptions { Direction = direction, Kind = kind, MaxDepth = maxHops, MaxNodes = maxNodes }, _snapshot);
+        _out = graph.PrepareEdges(GraphDirection.Out, kind, _snapshot);
     }
 
     /// <summary>How many edges from the start nodes the neighbourhood reaches.</summary>
@@ -70,29 +73,57 @@ public sealed class PreparedSubgraph : IDisposable
     /// <summary>Finds the neighbourhood of the staged start nodes.</summary>
     public void Execute()
     {
-        _reach.Execute();
-        CollectEdges();
+        try
+        {
+            _reach.Execute();
+            CollectEdges();
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds the neighbourhood of one node (integer keys), which replaces the staged starts.</summary>
     public void Execute(long start)
     {
-        _reach.Execute(start);
-        CollectEdges();
+        try
+        {
+            _reach.Execute(start);
+            CollectEdges();
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds the neighbourhood of several nodes (integer keys), which replace the staged starts.</summary>
     public void Execute(ReadOnlySpan<long> starts)
     {
-        _reach.Execute(starts);
-        CollectEdges();
+        try
+        {
+            _reach.Execute(starts);
+            CollectEdges();
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds the neighbourhood of one node (UTF-8 text keys), which replaces the staged starts.</summary>
     public void Execute(ReadOnlySpan<byte> utf8Start)
     {
-        _reach.Execute(utf8Start);
-        CollectEdges();
+        try
+        {
+            _reach.Execute(utf8Start);
+            CollectEdges();
+        }
+        finally
+        {
+            _snapshot.Release();
+        }
     }
 
     /// <summary>Finds the neighbourhood of one node (text keys; encodes the key), which replaces the staged starts.</summary>
@@ -202,5 +233,6 @@ public sealed class PreparedSubgraph : IDisposable
     {
         _reach.Dispose();
         _out.Dispose();
+        _snapshot.Release();
     }
 }

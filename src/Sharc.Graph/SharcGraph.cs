@@ -78,6 +78,9 @@ public sealed partial class SharcGraph
     /// <exception cref="GraphMappingException">A kind is given but the mapping has no edge kind column.</exception>
     public EdgeCursor PrepareEdges(GraphDirection direction, string? kind = null) => new(this, direction, kind);
 
+    /// <summary>An edge cursor reading a traversal's snapshot (held by the traversal for a whole execution).</summary>
+    internal EdgeCursor PrepareEdges(GraphDirection direction, string? kind, SharcSnapshot traversal) => new(this, direction, kind, traversal);
+
     /// <summary>A prepared breadth-first traversal (see <see cref="PreparedBfs"/>).</summary>
     public PreparedBfs PrepareBfs(BfsOptions? options = null) => new(this, options ?? new BfsOptions());
 
