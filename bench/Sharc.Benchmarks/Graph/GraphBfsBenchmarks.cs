@@ -64,7 +64,9 @@ public class GraphBfsBenchmarks
         _cte = Engines.Prepare(_conn, CteSql, ("$start", SqliteType.Integer), ("$max", SqliteType.Integer));
         Engines.RequirePlan(_conn, CteSql, "COVERING INDEX _relations_out", ("$start", 1L), ("$max", 2L));
         _loop = new SqliteTraversal(_conn);
-        _db = Engines.OpenSharc(path, StorageKind.File);
+        // SQLite's connection is in exclusive locking mode (no lock per statement); Sharc's likewise reads without a
+        // SHARED lock per traversal (ReadLocking = false), as the Query suite's "neither locking" rows do.
+        _db = SharcDatabase.Open(path, new SharcOpenOptions { ReadLocking = false });
         _bfs = new SharcGraph(_db).PrepareBfs(new BfsOptions { Direction = GraphDirection.Out, MaxDepth = _maxDepth });
         _starts = Keys.Random(Starts, 0, GraphData.Shape(size).Nodes - 1);
         _snapshot = new SharcGraph(_db).LoadSnapshot();

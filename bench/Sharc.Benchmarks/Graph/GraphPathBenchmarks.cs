@@ -47,7 +47,8 @@ public class GraphPathBenchmarks
         string path = GraphData.Path(Size);
         _conn = Engines.OpenSqlite(path, StorageKind.File, SqliteLocking.Exclusive);
         _loop = new SqliteTraversal(_conn);
-        _db = Engines.OpenSharc(path, StorageKind.File);
+        // SQLite's connections are in exclusive locking mode; Sharc's read without a SHARED lock per search likewise.
+        _db = SharcDatabase.Open(path, new SharcOpenOptions { ReadLocking = false });
         _search = new SharcGraph(_db).PrepareShortestPath(GraphDirection.Out);
 
         // Pairs are drawn from the seed until PairCount connected ones are found; every process draws the same ones.
@@ -62,7 +63,7 @@ public class GraphPathBenchmarks
         _connCached = Engines.OpenSqlite(path, StorageKind.File, SqliteLocking.Exclusive);
         Engines.Scalar(_connCached, "PRAGMA cache_size = -640000");
         _loopCached = new SqliteTraversal(_connCached);
-        _dbCached = SharcDatabase.Open(path, new SharcOpenOptions { CachePages = 160_000 });
+        _dbCached = SharcDatabase.Open(path, new SharcOpenOptions { CachePages = 160_000, ReadLocking = false });
         _searchCached = new SharcGraph(_dbCached).PrepareShortestPath(GraphDirection.Out);
         Verify.Same($"path {_from} → {_to}", ("SqliteFewestHops", SqliteFewestHops()), ("SharcFewestHops", SharcFewestHops()),
             ("SqliteFewestHopsCached", SqliteFewestHopsCached()), ("SharcFewestHopsCached", SharcFewestHopsCached()));
