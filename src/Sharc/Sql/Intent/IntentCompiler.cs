@@ -408,7 +408,22 @@ internal sealed partial class IntentCompiler
 
     /// <summary>True when <paramref name="e"/> calls an aggregate outside any subquery (what makes a query aggregate).</summary>
     private static bool ContainsAggregate(SqlExpr e) => AstWalker.Any(e, static x =>
-        x is SqlFunctionExpr f && !f.IsWindowCall && (Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) || UserAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) is not null));
+        x is SqlFunctionExpr f && (f.IsWindowCall
+            ? f.Over is { } over && WindowUsesAggregate(over)
+            : Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) || UserAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) is not null));
+
+    /// <summary>
+    /// An aggregate in a window's PARTITION BY or ORDER BY (<c>count(*) OVER (PARTITION BY sum(a))</c>) makes the
+    /// query an aggregate one, as SQLite has it: the window then runs over the groups.
+    /// </summary>
+    private static bool WindowUsesAggregate(SqlWindowSpec over)
+    {
+        foreach (var p in over.PartitionBy)
+            if (ContainsAggregate(p)) return true;
+        foreach (var o in over.OrderBy)
+            if (ContainsAggregate(o.Expr)) return true;
+        return false;
+    }
 
     /// <summary>
     /// SQLite answers a WHERE term "col IN (subquery)" by seeking an index led by col with each value of the subquery,

@@ -48,6 +48,11 @@ public sealed class WindowFunctionTests(WindowDatabaseFixture fixture) : IClassF
     {
         // Ranking over partitions, with and without ORDER BY; ties follow the input order, as SQLite's sorter keeps it.
         "SELECT id, row_number() OVER (PARTITION BY p ORDER BY o) FROM w ORDER BY id",
+        // An aggregate inside the window's PARTITION BY / ORDER BY makes the query an aggregate (one group here).
+        "SELECT count(*) OVER (PARTITION BY sum(v)) FROM w",
+        "SELECT count(*) OVER (ORDER BY max(o)), sum(v) FROM w",
+        "SELECT rank() OVER (PARTITION BY min(p) ORDER BY count(*)) FROM w WHERE v > 0",
+        "SELECT p, count(*) OVER (PARTITION BY sum(v) > 10) FROM w GROUP BY p ORDER BY p",
         "SELECT id, row_number() OVER (PARTITION BY p) FROM w ORDER BY id",
         "SELECT id, row_number() OVER () FROM w ORDER BY id",
         "SELECT id, p, o, row_number() OVER (PARTITION BY p ORDER BY o DESC) FROM w",
