@@ -79,7 +79,8 @@ internal sealed partial class IntentCompiler
 
         int frame = _nextFrame++;
         var source = core.From is null ? null : CompileFrom(core.From, parent);
-        bool isAggregate = core.GroupBy.Count > 0 || AnyAggregate(core.Columns) || (core.Having is not null && ContainsAggregate(core.Having));
+        bool isAggregate = core.GroupBy.Count > 0 || AnyAggregate(core.Columns) || (core.Having is not null && ContainsAggregate(core.Having))
+            || NamedWindowUsesAggregate(core.Columns, core.Windows);
         var scope = new Scope(parent, frame, source, isAggregate);
         scope.WindowDefinitions = core.Windows;
         if (source is JoinSource join) CompileJoinConditions(join, scope);
@@ -411,6 +412,39 @@ internal sealed partial class IntentCompiler
         x is SqlFunctionExpr f && (f.IsWindowCall
             ? f.Over is { } over && WindowUsesAggregate(over)
             : Functions.Aggregates.AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) || UserAggregate(f.Name, f.Star ? 0 : f.Arguments.Count) is not null));
+
+    /// <summary>The same through a named window (<c>OVER w … WINDOW w AS (PARTITION BY sum(a))</c>) that a result column uses.</summary>
+    private static bool NamedWindowUsesAggregate(IReadOnlyList<SqlResultColumn> columns, IReadOnlyList<SqlWindowDefinition> windows)
+    {
+        if (windows.Count == 0) return false;
+        foreach (var c in columns)
+        {
+            if (c is SqlExprColumn e && AstWalker.Any(e.Expr, x => x is SqlFunctionExpr f && NamedSpecUsesAggregate(f.OverWindowName ?? f.Over?.BaseWindowName, windows)))
+                return true;
+        }
+        return false;
+    }
+
+    private static bool NamedSpecUsesAggregate(string? name, IReadOnlyList<SqlWindowDefinition> windows)
+    {
+        // A definition may name a base window; each link is followed once (a cycle is SQLite's error elsewhere).
+        for (int hops = 0; name is not null && hops <= windows.Count; hops++)
+        {
+            SqlWindowSpec? spec = null;
+            foreach (var w in windows)
+            {
+                if (string.Equals(w.Name, name, StringComparison.OrdinalIgnoreCase))
+                {
+                    spec = w.Spec;
+                    break;
+                }
+            }
+            if (spec is null) return false;
+            if (WindowUsesAggregate(spec)) return true;
+            name = spec.BaseWindowName;
+        }
+        return false;
+    }
 
     /// <summary>
     /// An aggregate in a window's PARTITION BY or ORDER BY (<c>count(*) OVER (PARTITION BY sum(a))</c>) makes the
