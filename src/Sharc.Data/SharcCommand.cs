@@ -185,12 +185,13 @@ public sealed class SharcCommand : DbCommand
     private SharcDatabase Texts(string operation)
     {
         var connection = _connection ?? throw new InvalidOperationException($"{operation} requires the command to have a connection.");
-        connection.KeyFrom(_commandText);
-        var db = connection.OpenDatabase(operation);
+        // A key and cipher settings alone are answered before the file opens (SharcConnection.Key.cs).
+        string? unopened = connection.KeyFrom(_commandText);
+        var db = unopened is null ? connection.OpenDatabase(operation) : connection.Unopened;
         if (_texts is not null && ReferenceEquals(_preparedFor, db)) return db;
         Unprepare();
         if (string.IsNullOrWhiteSpace(_commandText)) throw new InvalidOperationException($"{operation} requires the command text to be set.");
-        _texts = SharcDatabase.SplitStatements(_commandText);
+        _texts = SharcDatabase.SplitStatements(unopened ?? _commandText);
         _prepared = new PreparedQuery?[_texts.Count];
         _preparedFor = db;
         return db;

@@ -81,8 +81,10 @@ public sealed partial class SharcConnection : DbConnection
         // A password is a SQLCipher key, read as SQLCipher's PRAGMA key reads it (a passphrase, or x'hex' for a raw key).
         _key?.Dispose();
         _key = _settings.Password.Length > 0 ? SharcEncryptionKey.Parse(_settings.Password) : null;
-        // Without one, an encrypted or new file waits for the first statement: it may be PRAGMA key (SharcConnection.Key.cs).
-        _keyPending = _key is null && KeyMayFollow();
+        // An encrypted or new file waits for the first statement: it may be PRAGMA key, or cipher settings that go with
+        // the key (SharcConnection.Key.cs), so a wrong Password is reported there, as by SQLCipher under Microsoft.Data.Sqlite.
+        _cipher = null;
+        _keyPending = KeyMayFollow();
         if (!_keyPending) OpenFile();
         _state = ConnectionState.Open;
         OnStateChange(new StateChangeEventArgs(ConnectionState.Closed, ConnectionState.Open));
@@ -97,6 +99,7 @@ public sealed partial class SharcConnection : DbConnection
         var open = new SharcOpenOptions
         {
             Key = _key,
+            Cipher = _cipher,
             Writable = mode != SharcOpenMode.ReadOnly,
             ForeignKeys = _settings.ForeignKeys ?? false,
             BusyTimeout = TimeSpan.FromSeconds(_settings.DefaultTimeout),
@@ -104,10 +107,10 @@ public sealed partial class SharcConnection : DbConnection
         if (memory)
         {
             _temporaryFile = Path.Combine(Path.GetTempPath(), "sharc-memory-" + Guid.NewGuid().ToString("N") + ".db");
-            _db = SharcDatabase.Create(_temporaryFile, new SharcCreateOptions { Open = open, Key = _key });
+            _db = SharcDatabase.Create(_temporaryFile, new SharcCreateOptions { Open = open, Key = _key, Cipher = _cipher });
         }
         else if (mode == SharcOpenMode.ReadWriteCreate && !File.Exists(path))
-            _db = SharcDatabase.Create(path, new SharcCreateOptions { Open = open, Key = _key });
+            _db = SharcDatabase.Create(path, new SharcCreateOptions { Open = open, Key = _key, Cipher = _cipher });
         else if (!File.Exists(path))
             throw new SharcException($"unable to open database file: {path} does not exist (Mode={mode} does not create it)");
         else
@@ -139,9 +142,12 @@ public sealed partial class SharcConnection : DbConnection
         Transaction = null;
         _db?.Dispose();
         _db = null;
+        _unopened?.Dispose();
+        _unopened = null;
         _keyPending = false;
         _key?.Dispose();
         _key = null;
+        _cipher = null;
         if (_temporaryFile is not null)
         {
             foreach (var f in new[] { _temporaryFile, _temporaryFile + "-journal", _temporaryFile + "-wal", _temporaryFile + "-shm" })

@@ -13,7 +13,7 @@ public sealed partial class SharcDatabase
     /// <summary>True when the database is encrypted (opened with <see cref="SharcOpenOptions.Key"/>).</summary>
     public bool IsEncrypted => Codec is not null;
 
-    private PageCodec? Codec => _source switch
+    internal PageCodec? Codec => _source switch
     {
         Storage.Pager p => p.Codec,
         Storage.FilePageSource f => f.Codec,

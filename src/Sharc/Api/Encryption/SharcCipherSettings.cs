@@ -17,7 +17,7 @@ public enum SharcCipherHash
 /// corresponding <c>PRAGMA cipher_*</c> settings. The settings are not stored in the file: whoever opens it must use
 /// the same ones.
 /// </summary>
-public sealed class SharcCipherSettings
+public sealed partial class SharcCipherSettings
 {
     /// <summary>SQLCipher 4's defaults: 4096-byte pages, PBKDF2-HMAC-SHA512 with 256,000 iterations, HMAC-SHA512.</summary>
     public static SharcCipherSettings SqlCipher4 { get; } = new();

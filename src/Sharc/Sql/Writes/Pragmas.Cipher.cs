@@ -5,8 +5,8 @@ using Sharc.Sql.Values;
 namespace Sharc.Sql.Writes;
 
 /// <summary>
-/// SQLCipher's pragmas, answered as SQLCipher 4.5.5 answers them: key, rekey, cipher_version and
-/// cipher_integrity_check (same column names, rows and messages).
+/// SQLCipher's pragmas, answered as SQLCipher 4.5.5 answers them: key, rekey, cipher_version,
+/// cipher_integrity_check and the cipher_* settings (same column names, rows and messages).
 /// </summary>
 internal static partial class Pragmas
 {
@@ -37,8 +37,7 @@ internal static partial class Pragmas
                     : Rows([name], [.. problems.Select(p => new[] { SqlValue.Text(p) })]);
                 return true;
         }
-        outcome = StatementOutcome.None;
-        return false;
+        return TryRunCipherSetting(db, name, value, sql, pragma, out outcome);
     }
 
     /// <summary>
@@ -59,8 +58,10 @@ internal static partial class Pragmas
     {
         if (value is null) return Rows(["rekey"], []);
         if (value.Length == 0 || !db.IsEncrypted) throw new SharcSqlException(KeyOrRekeyError, sql, pragma.Start);
+        // SQLCipher commits the transaction's changes so far with the rekey and goes on, so a later ROLLBACK no longer
+        // undoes them (checked against 4.5.5): a transaction that cannot roll back is refused here instead.
         if (db.InTransaction)
-            throw new SharcSqlException("PRAGMA rekey cannot run inside a transaction in Sharc: run it on its own", sql, pragma.Start);
+            throw new SharcSqlException("PRAGMA rekey cannot run inside a transaction: SQLCipher would commit the changes made so far and a ROLLBACK would no longer undo them; COMMIT or ROLLBACK first, then rekey", sql, pragma.Start);
         using var key = SharcEncryptionKey.Parse(value);
         db.Rekey(key);
         return Single("ok", SqlValue.Text("ok"));
