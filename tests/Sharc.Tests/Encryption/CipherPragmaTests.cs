@@ -15,12 +15,7 @@ public sealed class CipherPragmaTests : IDisposable
 
     public void Dispose() => _dir.Dispose();
 
-    private static (string[] Columns, List<object?[]> Rows) Sharc(SharcDatabase db, string sql)
-    {
-        using var r = db.Query(sql);
-        var columns = Enumerable.Range(0, r.FieldCount).Select(r.GetName).ToArray();
-        return (columns, SharcRows.All(r));
-    }
+    private static (string[] Columns, List<object?[]> Rows) Sharc(SharcDatabase db, string sql) => Answer(db, sql);
 
     private static (string[] Columns, List<object?[]> Rows) Cipher(SqlCipher c, string sql)
     {

@@ -64,6 +64,14 @@ public static class EncryptionFixtures
         for (int i = 0; i < expected.Count; i++) actual[i].ShouldEqual(expected[i], $"{because}: {Queries[i]}");
     }
 
+    /// <summary>The column names and rows a statement answers in Sharc, to set beside SQLCipher's.</summary>
+    public static (string[] Columns, List<object?[]> Rows) Answer(SharcDatabase db, string sql)
+    {
+        using var r = db.Query(sql);
+        var columns = Enumerable.Range(0, r.FieldCount).Select(r.GetName).ToArray();
+        return (columns, SharcRows.All(r));
+    }
+
     public static void Apply(SharcDatabase db, IEnumerable<string> statements)
     {
         using var tx = db.BeginTransaction();
