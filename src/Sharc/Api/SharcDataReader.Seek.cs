@@ -37,7 +37,8 @@ public partial class SharcDataReader
     /// elsewhere is sought from the root as usual. The result is the same either way. Worth setting when the keys come
     /// in ascending order or in clusters (a sorted batch of lookups, the frontier of a graph traversal): a seek on the
     /// current leaf is then one binary search of that leaf. Random keys pay up to two extra comparisons per tree level.
-    /// Default false. Readers over an index or a WITHOUT ROWID table only; pages changed by a commit are never used.
+    /// Default false. On a rowid table, <see cref="Seek(long)"/> likewise first looks on the leaf held from the last
+    /// seek or read, when its first and last rowids bracket the one sought. Pages changed by a commit are never used.
     /// </summary>
     public bool SeekNearby
     {

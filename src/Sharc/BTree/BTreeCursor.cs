@@ -174,6 +174,7 @@ internal sealed partial class BTreeCursor : IDisposable
     public bool SeekRowId(long rowId)
     {
         BeginWalk();
+        if (SeekNearby && TrySeekRowIdOnHeldLeaf(rowId, out bool found)) return found;
         uint page = _root;
         while (true)
         {
@@ -207,6 +208,38 @@ internal sealed partial class BTreeCursor : IDisposable
             f.Index = lo;
             page = ChildAt(ref f, lo);
         }
+    }
+
+    /// <summary>
+    /// The seek of <see cref="SeekRowId"/> on the leaf still held from the last walk, when that leaf's first and last
+    /// rowids bracket <paramref name="rowId"/>: the row (or the next larger one) is then on it, and the held frames
+    /// above it are its path, so reads past it climb on as usual. A join's inner seeks by ascending rowids mostly land
+    /// on the same leaf and cost one binary search of it instead of a descent from the root. False when the leaf does
+    /// not bracket the rowid (nothing is changed then).
+    /// </summary>
+    private bool TrySeekRowIdOnHeldLeaf(long rowId, out bool found)
+    {
+        found = false;
+        int leaf = _held - 1;
+        if (leaf < 0) return false;
+        ref Frame f = ref _stack[leaf];
+        int n = f.Header.CellCount;
+        if (!f.Header.IsLeaf || n == 0) return false;
+        var span = f.Page.Span;
+        if (rowId < LeafRowId(ref f, span, 0) || rowId > LeafRowId(ref f, span, n - 1)) return false;
+        _depth = leaf;
+        _visits = leaf + 1;
+        int lo = 0, hi = n - 1;
+        while (lo < hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (LeafRowId(ref f, span, mid) < rowId) lo = mid + 1;
+            else hi = mid;
+        }
+        f.Index = lo;
+        ParseCell(ref f);
+        found = _cell.RowId == rowId;
+        return true;
     }
 
     /// <summary>
@@ -269,7 +302,7 @@ internal sealed partial class BTreeCursor : IDisposable
     }
 
     /// <summary>
-    /// When set, <see cref="SeekKey{TComparer}"/> first looks for the key on the pages still held from the last walk
+    /// When set, <see cref="SeekKey{TComparer}"/> (and <see cref="SeekRowId"/>, on the held leaf) first looks for the key on the pages still held from the last walk
     /// (this generation's, so current): it starts the descent at the deepest of them whose first entry is below the
     /// key and whose last entry is not, instead of at the root. Ascending or clustered seeks then cost a binary
     /// search of one leaf; a seek elsewhere pays up to two probes per held level before descending from the root.

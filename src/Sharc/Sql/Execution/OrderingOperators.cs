@@ -124,6 +124,14 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
     /// <summary>How many rows to keep; set by the pipeline before <see cref="Open"/>.</summary>
     public long Capacity { get; set; }
 
+    /// <summary>
+    /// The scan's bar on the first key, when the scan below can drop rows on their bytes: raised to the worst kept
+    /// row's key whenever the heap is full, so rows that could not enter it are never decoded.
+    /// </summary>
+    public RecordFilters.OrderGate? Gate { get; set; }
+
+    private void RaiseGate() => Gate?.Raise(_slots[0].Row[keys[0].Projection]);
+
     public override SqlValue[] Current => _current;
 
     private int Compare(Slot a, Slot b)
@@ -136,6 +144,7 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
     {
         _next = 0;
         _count = 0;
+        Gate?.Disarm();
         if (Capacity <= 0) return;
         child.Open(ctx);
         try
@@ -151,6 +160,7 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
                     Keep(SlotAt(_count), candidate, seq++);
                     _count++;
                     SiftUp(_count - 1);
+                    if (_count == Capacity) RaiseGate();
                 }
                 // The newcomer arrived last, so a tie with the worst kept row keeps that row: only "better" evicts.
                 else if (_comparer.Compare(candidate, _slots[0].Row) < 0)
@@ -159,6 +169,7 @@ internal sealed class TopNOperator(TupleOperator child, IReadOnlyList<OrderingIn
                     // The evicted row's slot takes the newcomer.
                     Keep(_slots[0], candidate, seq++);
                     SiftDown(0);
+                    RaiseGate();
                 }
                 else
                 {

@@ -32,6 +32,9 @@ internal sealed partial class PipelineBuilder
                 // SQLite's OP_IfEmpty: an inner item that is walked whole and holds no row empties the join before
                 // the outer items are read (else a cross join of large tables with an empty one runs for ever).
                 if (itemRows is TableScanOperator scan && !step.Access.Seeks && !NullExtended(join, step.Item)) guards.Add(scan);
+                // A nested loop seeks its item once per outer row, mostly near the last seek (ascending keys of the
+                // outer walk): each seek first looks on the pages the last one left held, not from the root.
+                if (step.Method == JoinMethod.Loop && step.Access.Seeks && itemRows is TableScanOperator seeker) seeker.Reader.SeekNearby = true;
                 var inner = step.Method == JoinMethod.Loop
                     ? (JoinInner)new LoopInner(itemRows)
                     : new KeptRowsInner(

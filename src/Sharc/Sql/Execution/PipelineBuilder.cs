@@ -22,12 +22,12 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             null => new SingleRowOperator(q.Frame),
             _ => BuildCompoundSource(q),
         };
+        var scan = rows as TableScanOperator;
         // A join applies WHERE inside, each term at the first step where it can decide.
         if (q.Where is not null && q.Source is not JoinSource)
         {
             var where = Compile(q.Where);
             // A plain scan tests what it can of WHERE on the records' bytes; a row proven true is not evaluated again.
-            var scan = rows as TableScanOperator;
             rows = new FilterOperator(rows, where, scan is not null && scan.FilterOnRecords(q.Where, Compile) ? scan : null);
         }
         if (q.Aggregation is { } a)
@@ -51,7 +51,11 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
         TopNOperator? topN = null;
         if (q.OrderBy.Count > 0 && !plan.OrderSatisfied)
         {
-            if (q.Limit is not null) top = topN = new TopNOperator(top, q.OrderBy);
+            if (q.Limit is not null)
+            {
+                top = topN = new TopNOperator(top, q.OrderBy);
+                if (scan is not null) topN.Gate = GateTopN(q, scan);
+            }
             else top = new SortOperator(top, q.OrderBy);
         }
         LimitOperator? limit = null;
@@ -60,6 +64,30 @@ internal sealed partial class PipelineBuilder(SharcDatabase db, IReadOnlyDiction
             q.Limit is null ? null : Compile(q.Limit),
             q.Offset is null ? null : Compile(q.Offset));
     }
+
+    /// <summary>
+    /// The record-byte bar for a top-N straight over a scan (no grouping, windows or DISTINCT between them) ordered
+    /// first by a stored column; null otherwise. Every output column must be a plain read, which cannot fail: a row the
+    /// gate drops is then one whose evaluation could have changed nothing.
+    /// </summary>
+    private static RecordFilters.OrderGate? GateTopN(QueryIntent q, TableScanOperator scan)
+    {
+        if (q.Aggregation is not null || q.Windows is not null || q.Distinct) return null;
+        foreach (var p in q.Projections)
+            if (!IsPlainRead(p.Expr)) return null;
+        var key = q.OrderBy[0];
+        var expr = q.Projections[key.Projection].Expr;
+        while (expr is CollateExpr k) expr = k.Operand;
+        if (expr is not ColumnExpr c || c.Frame != q.Frame) return null;
+        return scan.GateOnRecords(c.Column, key, q.Where is not null);
+    }
+
+    private static bool IsPlainRead(IntentExpr e) => e switch
+    {
+        ColumnExpr or LiteralExpr or ParameterExpr => true,
+        CollateExpr k => IsPlainRead(k.Operand),
+        _ => false,
+    };
 
     private TableScanOperator Track(TableScanOperator scan)
     {

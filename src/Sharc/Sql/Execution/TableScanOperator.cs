@@ -125,11 +125,38 @@ internal sealed class TableScanOperator : RowOperator
     public bool FilterOnRecords(IntentExpr where, Func<IntentExpr, Evaluator> compile)
     {
         if (_access.Kind != AccessKind.Scan || _seeks) return false;
-        int columns = _reader.FieldCount - (_hasRowIdColumn ? 1 : 0);
-        _filter = RecordFilter.Create(where, _frameId, c => c == SourceColumn.RowId
-            ? (_hasRowIdColumn ? RecordColumn.RowId : null)
-            : c < columns ? _reader.RecordColumnOf(c) : null, compile);
+        _filter = RecordFilter.Create(where, _frameId, RecordColumnOf, compile);
         return _filter is { Exact: true };
+    }
+
+    /// <summary>Where column <paramref name="c"/> of this level lies in the scanned records; null when not stored there.</summary>
+    private RecordColumn? RecordColumnOf(int c)
+    {
+        int columns = _reader.FieldCount - (_hasRowIdColumn ? 1 : 0);
+        if (c == SourceColumn.RowId) return _hasRowIdColumn ? RecordColumn.RowId : null;
+        return c < columns ? _reader.RecordColumnOf(c) : null;
+    }
+
+    /// <summary>
+    /// Lets a top-N above this plain scan drop, on the records' bytes, the rows whose first ORDER BY key (column
+    /// <paramref name="column"/> of this level) sorts after the worst row it keeps. Only where no row the gate drops
+    /// would have been evaluated by anything that can fail or differ: the whole WHERE (if any) is tested on bytes
+    /// (<see cref="FilterOnRecords"/> returned true). Returns the gate for the top-N to raise, or null.
+    /// </summary>
+    public OrderGate? GateOnRecords(int column, OrderingIntent key, bool hasWhere)
+    {
+        if (_access.Kind != AccessKind.Scan || _seeks || !StoredCompare.Supports(key.Collation)) return null;
+        if (RecordColumnOf(column) is not { } stored) return null;
+        if (_filter is null)
+        {
+            if (hasWhere) return null;
+            _filter = RecordFilter.PassAll();
+        }
+        else if (!_filter.Exact)
+        {
+            return null;
+        }
+        return _filter.Gate = new OrderGate(stored, key.Descending, key.NullsFirst, key.Collation);
     }
 
     /// <summary>True when the record filter proved the current row satisfies the whole WHERE clause.</summary>

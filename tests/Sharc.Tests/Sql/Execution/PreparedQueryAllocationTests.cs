@@ -235,4 +235,23 @@ public sealed class PreparedQueryAllocationTests
         allocated.Should().Be(0);
         rows.Should().BeGreaterThan(0);
     }
+
+    [Theory]
+    [MemberData(nameof(AllocationFixture.Sources), MemberType = typeof(AllocationFixture))]
+    public void A_top_n_whose_scan_drops_rows_on_their_bytes_allocates_nothing(string kind, string encoding)
+    {
+        using var dir = new TempDir();
+        using var db = AllocationFixture.OpenAs(kind, AllocationFixture.Build(dir, encoding, 3000));
+        // No WHERE: the scan's only record test is the top-N's bar on score, raised as the heap fills.
+        using var query = db.Prepare("SELECT id, name, score FROM users ORDER BY score LIMIT 10");
+        db.Explain(query.Sql).Should().Contain("USE TOP-N HEAP FOR ORDER BY");
+        long rows = 0;
+        long allocated = AllocationFixture.Measure(() =>
+        {
+            var r = query.Execute();
+            while (r.Read()) rows += r.GetUtf8Span(1).Length > 0 ? 1 : 0;
+        }, 300);
+        allocated.Should().Be(0);
+        rows.Should().BeGreaterThan(0);
+    }
 }

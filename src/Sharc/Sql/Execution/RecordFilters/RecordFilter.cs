@@ -21,6 +21,12 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
 
     private IntegerRange _range = new() { Field = -1 };
 
+    /// <summary>A top-N's bar, tested before the clause: rows that could not enter its heap are dropped as False.</summary>
+    public OrderGate? Gate { get; set; }
+
+    /// <summary>A filter for a scan without WHERE, to carry a <see cref="Gate"/>: every other row is True.</summary>
+    public static RecordFilter PassAll() => new(PassTest.Instance, exact: true);
+
     /// <summary>Evaluates the constants for a new run.</summary>
     public void Bind(ExecContext ctx)
     {
@@ -34,6 +40,7 @@ internal sealed class RecordFilter(RecordTest root, bool exact)
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     public RecordTruth Test(ReadOnlySpan<byte> record, long rowId)
     {
+        if (Gate is { } gate && gate.Rejects(record, rowId)) return RecordTruth.False;
         if (_range.Field >= 0)
         {
             var t = _range.Test(record);
