@@ -155,7 +155,7 @@ public sealed class PreparedQuery : IDisposable
         if (_write is not null) return ExecuteWrite(parameters);
         if (!_db.IsCurrent(_execution.Plan)) Replan();
         if (parameters.Length > 0) _execution.BindAll(parameters);
-        _execution.Start();
+        for (int attempt = 0; !_execution.StartOnPlanSchema() && attempt < QueryExecution.MaxSchemaRetries; attempt++) Replan();
         _reader.RestartQuery();
         return _reader;
     }

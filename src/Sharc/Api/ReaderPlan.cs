@@ -64,21 +64,24 @@ internal sealed record ReaderPlan
     public int FieldCountHint { get; init; }
     /// <summary>The schema cookie the plan was made under.</summary>
     public uint SchemaCookie { get; init; }
+    /// <summary>
+    /// The schema the plan was made from. Versions with other cookies can share it (a change undone; the process's
+    /// schema cache finds the same sqlite_schema bytes): the plan then still fits their pages.
+    /// </summary>
+    public SharcSchema? Schema { get; init; }
 
     public static ReaderPlan Create(SharcDatabase db, string name, string[] columns)
     {
         ArgumentNullException.ThrowIfNull(name);
-        var schema = db.Schema;
+        var schema = db.SchemaAndCookie(out uint cookie);
         var table = schema.FindTable(name);
-        if (table is not null) return WithCookie(ForTable(table, columns), db);
+        if (table is not null) return ForTable(table, columns) with { SchemaCookie = cookie, Schema = schema };
         var index = schema.FindIndex(name);
-        if (index is not null) return WithCookie(ForIndex(schema.GetTable(index.TableName), index, columns), db);
+        if (index is not null) return ForIndex(schema.GetTable(index.TableName), index, columns) with { SchemaCookie = cookie, Schema = schema };
         if (schema.FindView(name) is not null)
             throw new SharcException($"{name} is a view: reading views needs the SQL engine (Query), not a b-tree reader");
         throw new SharcException($"no such table or index: {name}");
     }
-
-    private static ReaderPlan WithCookie(ReaderPlan p, SharcDatabase db) => p with { SchemaCookie = db.Header.SchemaCookie };
 
     public static ReaderPlan ForTable(SharcTable table, string[] columns)
     {

@@ -250,6 +250,7 @@ public partial class SharcDataReader : IDisposable
     private void CheckSchema(SharcDatabase.DatabaseState state)
     {
         if (_plan.SchemaCookie == state.Header.SchemaCookie) return;
+        if (_plan.Schema is { } planned && ReferenceEquals(planned, state.LoadedSchema ?? state.LoadSchema(_view ?? _pages))) return;
         EndSession();
         throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
     }

@@ -106,6 +106,25 @@ public sealed partial class SharcDatabase
     }
 
     /// <summary>
+    /// The schema and the cookie of the one committed version it belongs to. Read apart, a DDL commit by another
+    /// thread between the two would pair an old schema's root pages with the new cookie, and a reader checking only
+    /// the cookie would then read moved pages (after a VACUUM) as its table.
+    /// </summary>
+    internal SharcSchema SchemaAndCookie(out uint cookie)
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            var state = State;
+            var schema = Schema;
+            if (ReferenceEquals(state.LoadedSchema, schema) || attempt == 10)
+            {
+                cookie = state.Header.SchemaCookie;
+                return schema;
+            }
+        }
+    }
+
+    /// <summary>
     /// The first use of a version's schema reads sqlite_schema, through pages that version (or one with the same
     /// schema cookie) shows: the writer's own view inside its transaction, else a read session (SQLite's SHARED
     /// lock, and on a writable database a snapshot), so no other connection's commit can tear what is read.

@@ -17,10 +17,13 @@ public sealed partial class SharcDatabase
     {
         ThrowIfDisposed();
         var bindings = FilterBindings.Create(this, table, filter, columns);
-        var run = new QueryExecution(this, GetPlan(bindings.Sql), ownedByReader: true);
-        bindings.BindConstants(run.Context.Parameters);
-        run.Start();
-        return new SharcDataReader(this, run);
+        for (int attempt = 0; ; attempt++)
+        {
+            var run = new QueryExecution(this, GetPlan(bindings.Sql), ownedByReader: true);
+            bindings.BindConstants(run.Context.Parameters);
+            if (run.StartOnPlanSchema() || attempt == QueryExecution.MaxSchemaRetries) return new SharcDataReader(this, run);
+            run.Dispose();
+        }
     }
 
     /// <summary>

@@ -40,10 +40,21 @@ public sealed partial class SharcDatabase
         ArgumentNullException.ThrowIfNull(parameters);
         ThrowIfDisposed();
         if (RunUnlessSelect(sql, parameters) is { } rows) return rows;
-        var execution = QueryExecution.Rent(this, GetPlan(sql));
-        execution.BindAll(parameters);
-        execution.Start();
-        return new SharcDataReader(this, execution);
+        for (int attempt = 0; ; attempt++)
+        {
+            var execution = QueryExecution.Rent(this, GetPlan(sql));
+            try
+            {
+                execution.BindAll(parameters);
+                if (execution.StartOnPlanSchema() || attempt == QueryExecution.MaxSchemaRetries) return new SharcDataReader(this, execution);
+            }
+            catch
+            {
+                execution.Release();
+                throw;
+            }
+            execution.Release();
+        }
     }
 
     /// <summary>

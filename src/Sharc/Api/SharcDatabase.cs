@@ -252,6 +252,13 @@ public sealed partial class SharcDatabase : IDisposable
     /// order (key columns then the rowid or primary-key suffix). Column names are matched case-insensitively;
     /// "rowid", "oid" and "_rowid_" name the rowid unless a real column has that name.
     /// </summary>
+    /// <remarks>
+    /// The reader is planned against the schema of the moment. If another thread or connection commits a schema
+    /// change (DDL, or a VACUUM, which moves tables) before the reader first positions itself, that first Read or Seek
+    /// throws a <see cref="SharcException"/> saying so, and the reader must be created again; once positioned, it
+    /// keeps reading the version it started on. SQL statements (<see cref="Query(string, object?[])"/>,
+    /// <see cref="Prepare"/>) plan again by themselves instead, as SQLite re-prepares.
+    /// </remarks>
     public SharcDataReader CreateReader(string tableOrIndex, params string[] columns)
         => new(this, ReaderPlan.Create(this, tableOrIndex, columns));
 

@@ -90,6 +90,23 @@ internal sealed class QueryExecution
         Context.NextGeneration();
     }
 
+    /// <summary>
+    /// Prepares a new run and begins its read session now, so that the plan is checked against the schema of the
+    /// version the run will read. False when that schema is not the plan's — another thread or connection committed
+    /// DDL (or a VACUUM) after the plan was made: the caller plans again and retries, as SQLite re-prepares a statement
+    /// that meets SQLITE_SCHEMA at its first step, instead of failing the statement.
+    /// </summary>
+    public bool StartOnPlanSchema()
+    {
+        Start();
+        if (_snapshot is null || ReferenceEquals(_snapshot.EnterSchema(), Plan.Schema)) return true;
+        _snapshot.End();
+        return false;
+    }
+
+    /// <summary>How many times a statement is planned again for schema changes that keep racing it (SQLite's SQLITE_MAX_SCHEMA_RETRY).</summary>
+    public const int MaxSchemaRetries = 50;
+
     public bool MoveNext()
     {
         if (_disposed) return false;
@@ -116,7 +133,12 @@ internal sealed class QueryExecution
     /// <summary>Ends the run, releasing read sessions.</summary>
     public void Close()
     {
-        if (!_open) return;
+        if (!_open)
+        {
+            // StartOnPlanSchema may have begun the session of a run that never read a row.
+            _snapshot?.End();
+            return;
+        }
         _open = false;
         EndStatement();
         try

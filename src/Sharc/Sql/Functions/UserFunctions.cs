@@ -37,6 +37,9 @@ internal sealed class UserFunctionRegistry
     public void MakeCurrent() => t_current = this;
 
     /// <summary>True once anything is registered (so lookups can be skipped cheaply otherwise).</summary>
+    /// <summary>The registered collations' names, in registration order.</summary>
+    public IEnumerable<string> CollationNames => _collations.Keys;
+
     public bool IsEmpty => _scalars.Count == 0 && _aggregates.Count == 0 && _collations.Count == 0;
 
     public void AddScalar(string name, int argCount, ScalarFunctionBody body, bool deterministic)

@@ -11,7 +11,7 @@ namespace Sharc.Sql.Writes;
 /// acting on them (its page cache is sized by <see cref="SharcOpenOptions.CachePages"/>, it always syncs fully,
 /// keeps temporary data in memory and plans without automatic indexes). Plain fields: a PRAGMA sets one value.
 /// </summary>
-internal sealed class ConnectionSettings
+internal sealed partial class ConnectionSettings
 {
     public long CacheSize = -2000;
 

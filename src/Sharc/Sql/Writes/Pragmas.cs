@@ -73,6 +73,7 @@ internal static partial class Pragmas
         }
         if (TryRunCipher(db, name, value, sql, pragma, out var cipher)) return cipher;
         if (TryRunSetting(db, name, value, sql, pragma, out var setting)) return setting;
+        if (TryRunConnection(db, name, value, sql, pragma, out var connection)) return connection;
         if (KnownToSqlite.Contains(name)) Unsupported.Throw($"PRAGMA {pragma.Name}", sql, pragma.Start);
         return StatementOutcome.None; // SQLite ignores pragmas it does not know
     }

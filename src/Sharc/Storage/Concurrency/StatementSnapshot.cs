@@ -21,6 +21,16 @@ internal sealed class StatementSnapshot(SharcDatabase db)
         return state;
     }
 
+    /// <summary>
+    /// Begins the statement's session if needed and returns the schema of the version it reads (parsed now if no one
+    /// has yet, through the session's own pages).
+    /// </summary>
+    public SharcSchema EnterSchema()
+    {
+        var state = Enter(null);
+        return state.LoadedSchema ?? state.LoadSchema(_view ?? db.Source);
+    }
+
     /// <summary>Ends the statement's session (the execution closed); the next run takes a new snapshot.</summary>
     public void End()
     {

@@ -16,16 +16,15 @@ internal static class LockWaiter
         Wait(fileLock, level, before, timeout, what);
     }
 
-    // Separate so the closure (allocated on entry to the method that captures) stays off the uncontended path.
     private static void Wait(FileLock fileLock, LockLevel level, LockLevel before, TimeSpan timeout, string what)
     {
         try
         {
-            Acquire(() =>
+            Acquire((fileLock, level, before), static s =>
             {
-                if (before == LockLevel.None) fileLock.UnlockTo(LockLevel.None);
-                return fileLock.TryLock(level);
-            }, timeout, $"{what}; waited for a {level} lock");
+                if (s.before == LockLevel.None) s.fileLock.UnlockTo(LockLevel.None);
+                return s.fileLock.TryLock(s.level);
+            }, timeout, (what, level), static w => $"{w.what}; waited for a {w.level} lock");
         }
         catch (SharcBusyException)
         {
@@ -36,18 +35,26 @@ internal static class LockWaiter
     }
 
     /// <summary>Retries <paramref name="tryLock"/> with backoff until it succeeds or the timeout passes.</summary>
-    public static void Acquire(Func<bool> tryLock, TimeSpan timeout, string what)
+    public static void Acquire(Func<bool> tryLock, TimeSpan timeout, string what) =>
+        Acquire(tryLock, static t => t(), timeout, what, static w => w);
+
+    /// <summary>
+    /// Retries <paramref name="tryLock"/> on <paramref name="state"/> with backoff until it succeeds or the timeout
+    /// passes. Callers on per-read paths pass static lambdas: no closure is allocated, and the message
+    /// (<paramref name="describe"/> of <paramref name="what"/>) is built only when the wait fails.
+    /// </summary>
+    public static void Acquire<TState, TWhat>(TState state, Func<TState, bool> tryLock, TimeSpan timeout, TWhat what, Func<TWhat, string> describe)
     {
-        if (tryLock()) return;
+        if (tryLock(state)) return;
         var deadline = DateTime.UtcNow + timeout;
         int sleep = 1;
         while (DateTime.UtcNow < deadline)
         {
             Thread.Sleep(sleep);
             sleep = Math.Min(sleep * 2, 50);
-            if (tryLock()) return;
+            if (tryLock(state)) return;
         }
-        throw Busy(what);
+        throw Busy(describe(what));
     }
 
     private static SharcBusyException Busy(string what) => new($"database is locked: another connection holds the file ({what})");

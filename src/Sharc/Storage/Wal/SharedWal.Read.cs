@@ -16,9 +16,8 @@ internal sealed partial class SharedWal
         if (_readLock >= 0) return false;
         var previous = _hdr;
         bool had = _hasSnapshot;
-        // The first attempt outside the waiter: its closure and message would be allocated on every read session.
-        if (!TryBeginRead(useLog: false))
-            LockWaiter.Acquire(() => TryBeginRead(useLog: false), _busyTimeout, $"{Path}: the wal-index stayed busy (a writer publishing or a recovery running)");
+        LockWaiter.Acquire(this, static w => w.TryBeginRead(useLog: false), _busyTimeout, Path,
+            static p => $"{p}: the wal-index stayed busy (a writer publishing or a recovery running)");
         _hasSnapshot = true;
         // Opened here, under the pager's gate, so reader threads and checkpoints find it open.
         if (_hdr.MxFrame > 0 && LogFile(create: false) is null)

@@ -109,8 +109,8 @@ internal sealed partial class SharedWal
                 }
             }
             EndRead();
-            if (!TryBeginRead(useLog: true))
-                LockWaiter.Acquire(() => TryBeginRead(useLog: true), _busyTimeout, $"{Path}: a checkpoint held the read marks");
+            LockWaiter.Acquire(this, static w => w.TryBeginRead(useLog: true), _busyTimeout, Path,
+                static p => $"{p}: a checkpoint held the read marks");
             ResetPending();
         }
     }

@@ -54,6 +54,21 @@ public sealed class QueryCommandTests : IDisposable
         r.Stdout.Should().Be("user_version\n0\n");
     }
 
+    [Theory]
+    [InlineData("PRAGMA table_info(t)", "cid|name|type|notnull|dflt_value|pk", 5)]
+    [InlineData("PRAGMA index_list(t)", "seq|name|unique|origin|partial", 0)]
+    [InlineData("PRAGMA foreign_key_list(t)", "id|seq|table|from|to|on_update|on_delete|match", 0)]
+    [InlineData("PRAGMA integrity_check(5)", "integrity_check", 1)]
+    public void A_pragma_whose_argument_names_what_to_read_runs(string sql, string header, int rows)
+    {
+        var r = CliFixture.Run("query", _db, sql, "--format", "list");
+
+        r.ExitCode.Should().Be(0, r.Stderr);
+        var lines = r.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        if (rows == 0) lines.Length.Should().BeLessThanOrEqualTo(1);
+        else lines.Should().HaveCount(rows + 1).And.StartWith(header);
+    }
+
     [Fact]
     public void Jsonl_is_written_exactly_as_dump_writes_it()
     {
