@@ -32,7 +32,7 @@ internal sealed record FrameBounds(SqlFrameUnit Unit, SqlFrameBoundKind StartKin
 /// One partition in window order, with its peer groups (rows equal on every ORDER BY term; all rows when there is
 /// no ORDER BY), and the frame of each row as SQLite bounds it.
 /// </summary>
-internal sealed class WindowPartition
+internal sealed partial class WindowPartition
 {
     private SqlValue[][] _rows = [];
     private int[] _peerStart = [];
@@ -71,6 +71,7 @@ internal sealed class WindowPartition
         _order = orderBy;
         _peers = peers;
         _groupStart.Clear();
+        _cursorFramesFor = null;
         int start = 0;
         while (start < Count)
         {
@@ -90,6 +91,8 @@ internal sealed class WindowPartition
     /// <summary>The frame of row <paramref name="i"/>: rows Start (inclusive) to End (exclusive), before EXCLUDE.</summary>
     public (int Start, int End) Frame(int i, FrameBounds f)
     {
+        if (f.Unit == SqlFrameUnit.Range && (f.StartN.Type != SharcColumnType.Null || f.EndN.Type != SharcColumnType.Null))
+            return CursorFrame(i, f);
         int s = f.StartKind switch
         {
             SqlFrameBoundKind.UnboundedPreceding => 0,
@@ -133,36 +136,7 @@ internal sealed class WindowPartition
                 return start ? _groupStart[(int)g] : _peerEnd[_groupStart[(int)g]];
             }
             default:
-                return RangeOffset(i, back, n, start);
+                return start ? CursorFrame(i, f).Start : CursorFrame(i, f).End;
         }
-    }
-
-    /// <summary>
-    /// RANGE n PRECEDING/FOLLOWING on the one ORDER BY term: the rows whose key lies within n of the current row's.
-    /// A NULL key's rows are their own range; text and blobs are not moved by n (SQLite only adds to numbers).
-    /// </summary>
-    private int RangeOffset(int i, bool back, SqlValue n, bool start)
-    {
-        var k = _order[0];
-        var v = _rows[i][k.Projection];
-        if (v.IsNull) return start ? _peerStart[i] : _peerEnd[i];
-        var target = !v.IsNumber ? v : back != k.Descending ? SqlArithmetic.Subtract(v, n) : SqlArithmetic.Add(v, n);
-        // Positions are monotonic in the key, so the bound is found by bisection.
-        int lo = 0, hi = Count;
-        while (lo < hi)
-        {
-            int mid = (lo + hi) >>> 1;
-            int c = Position(_rows[mid][k.Projection], target, k);
-            if (start ? c < 0 : c <= 0) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    }
-
-    private static int Position(in SqlValue key, in SqlValue target, OrderingIntent k)
-    {
-        if (key.IsNull) return k.NullsFirst ? -1 : 1;
-        int c = SqlCompare.Compare(key, target, k.Collation);
-        return k.Descending ? -c : c;
     }
 }

@@ -65,6 +65,7 @@ internal static class ScalarFunctions
         foreach (var f in EfCoreFunctions.All()) d.Add(f.Name, f);
         foreach (var f in Json.JsonFunctions.All()) d.Add(f.Name, f);
         foreach (var f in SystemFunctions.All()) d.Add(f.Name, f);
+        foreach (var f in UnicodeEscapeFunctions.All()) d.Add(f.Name, f);
         return d;
     }
 

@@ -8,6 +8,9 @@ internal enum JsonEditMode
     Insert,
     Replace,
     Set,
+
+    /// <summary>json_array_insert: before an existing array element, else as <see cref="Insert"/>.</summary>
+    ArrayInsert,
 }
 
 /// <summary>
@@ -28,6 +31,15 @@ internal static class JsonEdit
             if (mode == JsonEditMode.Insert) return;
             var v = new JsonBuffer();
             JsonValues.AppendValue(value, v, raw: true);
+            if (mode == JsonEditMode.ArrayInsert)
+            {
+                // The root is left alone; an object member is an error (SQLite's words), an array element moves up.
+                if (r.Pos == 0) return;
+                if (r.KeyPos >= 0) JsonErrors.NotArrayElement(path);
+                doc.Splice(r.Pos, 0, v.Written);
+                FixSizes(doc, containers, v.Length);
+                return;
+            }
             int old = Jsonb.ElementSize(doc.Written, r.Pos);
             if (old > v.Length && Overwrite(doc, r.Pos, v.Written, old - v.Length)) return;
             doc.Splice(r.Pos, old, v.Written);

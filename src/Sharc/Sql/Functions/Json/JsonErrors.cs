@@ -19,6 +19,9 @@ internal static class JsonErrors
     public static void BadPath(ReadOnlySpan<byte> path) => SqlErrors.Throw($"bad JSON path: '{System.Text.Encoding.UTF8.GetString(path)}'");
 
     [DoesNotReturn]
+    public static void NotArrayElement(ReadOnlySpan<byte> path) => SqlErrors.Throw($"not an array element: '{System.Text.Encoding.UTF8.GetString(path)}'");
+
+    [DoesNotReturn]
     public static void BlobValue() => SqlErrors.Throw("JSON cannot hold BLOB values");
 
     [DoesNotReturn]

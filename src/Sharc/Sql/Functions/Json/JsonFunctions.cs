@@ -23,11 +23,13 @@ internal static class JsonFunctions
         yield return F("->", 2, 2, (a, _) => Arrow(a[0], a[1], sqlValue: false));
         yield return F("->>", 2, 2, (a, _) => Arrow(a[0], a[1], sqlValue: true));
         yield return F("json_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.Insert, "json_insert", jsonb: false));
-        yield return F("jsonb_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.Insert, "jsonb_insert", jsonb: true));
+        yield return F("jsonb_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.Insert, "json_insert", jsonb: true));
         yield return F("json_replace", 0, -1, (a, _) => Edit(a, JsonEditMode.Replace, "json_replace", jsonb: false));
-        yield return F("jsonb_replace", 0, -1, (a, _) => Edit(a, JsonEditMode.Replace, "jsonb_replace", jsonb: true));
+        yield return F("jsonb_replace", 0, -1, (a, _) => Edit(a, JsonEditMode.Replace, "json_replace", jsonb: true));
         yield return F("json_set", 0, -1, (a, _) => Edit(a, JsonEditMode.Set, "json_set", jsonb: false));
-        yield return F("jsonb_set", 0, -1, (a, _) => Edit(a, JsonEditMode.Set, "jsonb_set", jsonb: true));
+        yield return F("jsonb_set", 0, -1, (a, _) => Edit(a, JsonEditMode.Set, "json_set", jsonb: true));
+        yield return F("json_array_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.ArrayInsert, "json_array_insert", jsonb: false));
+        yield return F("jsonb_array_insert", 0, -1, (a, _) => Edit(a, JsonEditMode.ArrayInsert, "json_array_insert", jsonb: true));
         yield return F("json_remove", 0, -1, (a, _) => Remove(a, jsonb: false));
         yield return F("jsonb_remove", 0, -1, (a, _) => Remove(a, jsonb: true));
         yield return F("json_patch", 2, 2, (a, _) => Patch(a, jsonb: false));
@@ -59,7 +61,8 @@ internal static class JsonFunctions
 
     private static SqlValue Object(ReadOnlySpan<SqlValue> a, bool jsonb)
     {
-        string name = jsonb ? "jsonb_object" : "json_object";
+        // SQLite names the json_ function in the errors of its jsonb_ twin.
+        const string name = "json_object";
         if (a.Length % 2 != 0) JsonErrors.Throw($"{name}() requires an even number of arguments");
         var b = new JsonBuffer();
         int c = b.BeginContainer(Jsonb.Object);
@@ -126,7 +129,10 @@ internal static class JsonFunctions
         var doc = mem.Span;
         int? pos = ArrowLookup(doc, p);
         if (pos is not int at) return SqlValue.Null;
-        return sqlValue ? JsonValues.ToSqlValue(doc, at, jsonb: false) : JsonValues.JsonText(doc, at);
+        if (!sqlValue) return JsonValues.JsonText(doc, at);
+        // ->> gives an SQL value: an array or object comes back as plain TEXT, without the JSON subtype.
+        var v = JsonValues.ToSqlValue(doc, at, jsonb: false);
+        return v.IsJson ? SqlValue.OwnedText(v.Bytes.ToArray()) : v;
     }
 
     /// <summary>Finds the element an -> / ->> right operand names (see <see cref="Arrow"/>); null when none.</summary>
