@@ -165,6 +165,25 @@ internal sealed class EdgeSide : IDisposable
         return false;
     }
 
+    /// <summary>
+    /// True when <see cref="ReadRun"/> serves: integer neighbours held by the index, and no kind to check per entry
+    /// (none asked, or the kind is part of the sought prefix).
+    /// </summary>
+    public bool CanReadRuns => IndexHoldsIntNeighbor && (_kind is null || _kindInPrefix);
+
+    /// <summary>
+    /// The next integer neighbours of the node and their edges' rowids, read from the index page by page (see
+    /// <see cref="SharcDataReader.ReadKeyRunInt64(int, Span{long}, Span{long})"/>); fewer than the buffer holds means
+    /// the node has no more. Only when <see cref="CanReadRuns"/>.
+    /// </summary>
+    public int ReadRun(Span<long> neighbors, Span<long> rowIds)
+    {
+        if (_done) return 0;
+        int n = _index.ReadKeyRunInt64(_otherOrdinal, neighbors, rowIds);
+        if (n < neighbors.Length) _done = true;
+        return n;
+    }
+
     public long NeighborInt64 => _neighborCached ? _neighbor : From(_otherReader).GetInt64(_otherOrdinal);
 
     public ReadOnlySpan<byte> NeighborUtf8 => From(_otherReader).GetUtf8Span(_otherOrdinal);

@@ -71,6 +71,10 @@ public sealed class PreparedBfs : IDisposable
     private long[] _parentEdge = new long[64];
     // The visits of the level being expanded, in key order.
     private int[] _order = new int[64];
+    // A node's neighbours and edge rowids as read from the index a buffer at a time, and the rowid of the one at hand.
+    private readonly long[] _runNeighbors = new long[128];
+    private readonly long[] _runRowIds = new long[128];
+    private long _runRowId;
     private bool _running;
 
     // One commit for a whole execution: every seek of the traversal reads it, whatever is committed meanwhile.
@@ -261,8 +265,8 @@ public sealed class PreparedBfs : IDisposable
         EdgeSide? direct = !_text && typeof(TEdgeFilter) == typeof(FollowAllEdges) && _edges.SingleSide is { IndexHoldsIntNeighbor: true } side ? side : null;
         for (int s = 0; s < _starts.Count; s++)
         {
-            if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, viaEdge: false, out _);
-            else Reach(ref nodeFilter, _starts.IntKey(s), default, 0, -1, viaEdge: false, out _);
+            if (_text) Reach(ref nodeFilter, 0, _starts.TextKey(s), 0, -1, EdgeOrigin.None, out _);
+            else Reach(ref nodeFilter, _starts.IntKey(s), default, 0, -1, EdgeOrigin.None, out _);
             if (_keys.Count >= maxNodes)
             {
                 StopReason = StopReason.NodeBudget;
@@ -301,8 +305,8 @@ public sealed class PreparedBfs : IDisposable
                     if (!_edges.NeighborHasType(keyType)) continue;
                     if (typeof(TEdgeFilter) != typeof(FollowAllEdges) && !edgeFilter.Follow(new BfsEdge(_edges, head, depth))) continue;
                     bool added;
-                    if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, viaEdge: true, out added);
-                    else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, viaEdge: true, out added);
+                    if (_text) Reach(ref nodeFilter, 0, _edges.NeighborUtf8, depth + 1, head, EdgeOrigin.Cursor, out added);
+                    else Reach(ref nodeFilter, _edges.NeighborInt64, default, depth + 1, head, EdgeOrigin.Cursor, out added);
                     if (added && _keys.Count >= maxNodes)
                     {
                         StopReason = StopReason.NodeBudget;
@@ -323,10 +327,31 @@ public sealed class PreparedBfs : IDisposable
     {
         _edges.Reset(_keys.IntKey(head));
         int followed = 0;
+        if (side.CanReadRuns)
+        {
+            // The node's neighbours come a buffer at a time straight from the index pages, with their edges' rowids.
+            while (true)
+            {
+                int n = side.ReadRun(_runNeighbors, _runRowIds);
+                for (int j = 0; j < n; j++)
+                {
+                    if (--clock == 0 && TimeIsUp(deadline, ref clock)) return false;
+                    _runRowId = _runRowIds[j];
+                    Reach(ref nodeFilter, _runNeighbors[j], default, depth + 1, head, EdgeOrigin.Run, out bool added);
+                    if (added && _keys.Count >= maxNodes)
+                    {
+                        StopReason = StopReason.NodeBudget;
+                        return false;
+                    }
+                    if (++followed == fanOut) return true;
+                }
+                if (n < _runNeighbors.Length) return true;
+            }
+        }
         while (side.MoveNextInt64(out long neighbor))
         {
             if (--clock == 0 && TimeIsUp(deadline, ref clock)) return false;
-            Reach(ref nodeFilter, neighbor, default, depth + 1, head, viaEdge: true, out bool added);
+            Reach(ref nodeFilter, neighbor, default, depth + 1, head, EdgeOrigin.Cursor, out bool added);
             if (added && _keys.Count >= maxNodes)
             {
                 StopReason = StopReason.NodeBudget;
@@ -340,9 +365,9 @@ public sealed class PreparedBfs : IDisposable
     /// <summary>
     /// Visits the node with this key (the integer or the UTF-8 one, by the graph's type) unless it was visited
     /// already or the node filter refuses it; returns its visit number, or -1 when refused. The edge's rowid is read
-    /// (<paramref name="viaEdge"/>: from the cursor's current edge) only when the node is new.
+    /// (by <paramref name="origin"/>) only when the node is new.
     /// </summary>
-    private int Reach<TNodeFilter>(ref TNodeFilter nodeFilter, long intKey, ReadOnlySpan<byte> textKey, int depth, int parent, bool viaEdge, out bool added)
+    private int Reach<TNodeFilter>(ref TNodeFilter nodeFilter, long intKey, ReadOnlySpan<byte> textKey, int depth, int parent, EdgeOrigin origin, out bool added)
         where TNodeFilter : struct, IBfsNodeFilter
     {
         if (typeof(TNodeFilter) != typeof(VisitAllNodes))
@@ -351,7 +376,7 @@ public sealed class PreparedBfs : IDisposable
             int known = _text ? _keys.Find(textKey) : _keys.Find(intKey);
             if (known >= 0) return known;
             if ((_text ? _refused.Find(textKey) : _refused.Find(intKey)) >= 0) return -1;
-            if (!nodeFilter.Visit(new BfsNode(_text, intKey, textKey, depth, parent, viaEdge ? _edges.EdgeRowId : 0)))
+            if (!nodeFilter.Visit(new BfsNode(_text, intKey, textKey, depth, parent, EdgeRowId(origin))))
             {
                 if (_text) _refused.GetOrAdd(textKey, out _);
                 else _refused.GetOrAdd(intKey, out _);
@@ -364,10 +389,28 @@ public sealed class PreparedBfs : IDisposable
             EnsureCapacity(id);
             _depth[id] = depth;
             _parent[id] = parent;
-            _parentEdge[id] = viaEdge ? _edges.EdgeRowId : 0;
+            _parentEdge[id] = EdgeRowId(origin);
         }
         return id;
     }
+
+    /// <summary>Where the rowid of the edge a node is reached by comes from.</summary>
+    private enum EdgeOrigin : byte
+    {
+        /// <summary>A start node: no edge.</summary>
+        None,
+        /// <summary>The edge cursor's current edge.</summary>
+        Cursor,
+        /// <summary>The run being expanded (<c>_runRowId</c>).</summary>
+        Run,
+    }
+
+    private long EdgeRowId(EdgeOrigin origin) => origin switch
+    {
+        EdgeOrigin.Cursor => _edges.EdgeRowId,
+        EdgeOrigin.Run => _runRowId,
+        _ => 0,
+    };
 
     private long Deadline()
     {

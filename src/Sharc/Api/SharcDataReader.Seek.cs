@@ -150,8 +150,19 @@ public partial class SharcDataReader
         _indexCursor = null;
         _backward = false;
         BeginSession();
-        cursor.SeekKey(ref _comparer);
-        bool equal = cursor.IsValid && _comparer.CompareRecordToKey(cursor.GetPayload(cursor.PayloadSize)) == 0;
+        bool equal;
+        if (Int64KeyComparer.Serves(_comparer))
+        {
+            // The commonest seek, one integer, with a comparer the descent can inline.
+            var integer = new Int64KeyComparer(_comparer);
+            cursor.SeekKey(ref integer);
+            equal = cursor.IsValid && integer.CompareRecordToKey(cursor.GetPayload(cursor.PayloadSize)) == 0;
+        }
+        else
+        {
+            cursor.SeekKey(ref _comparer);
+            equal = cursor.IsValid && _comparer.CompareRecordToKey(cursor.GetPayload(cursor.PayloadSize)) == 0;
+        }
         SettleAfterSeek(equal);
         return equal;
     }

@@ -339,10 +339,14 @@ internal sealed partial class BTreeCursor : IDisposable
                 beyondBelow = true;
                 continue;
             }
-            if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, 0)) < 0)
+            // Beyond the whole held page below, the key is past everything before this page's subtree (that page is in
+            // it), so the first entry need not be probed.
+            if (beyondBelow || comparer.CompareRecordToKey(ProbeRecord(ref f, span, 0)) < 0)
             {
-                // The held child (f.Index) lies wholly below the key only on an interior page walked into it.
-                from = beyondBelow && !f.Header.IsLeaf ? child : 0;
+                // The held child (f.Index) lies wholly below the key only on an interior page walked into it. On the
+                // leaf, an ascending seek usually lands past the entry held: probed, it narrows the search to the rest.
+                if (!f.Header.IsLeaf) from = beyondBelow ? child : 0;
+                else from = child > 0 && child < n - 1 && comparer.CompareRecordToKey(ProbeRecord(ref f, span, child)) < 0 ? child + 1 : 0;
                 return level;
             }
             beyondBelow = false;
