@@ -189,5 +189,6 @@ internal sealed class FilePageSource : IPageSource, IReadAheadSource
         _walFile?.Dispose();
         _file.Dispose();
         _codec?.Dispose();
+        _cache.ReturnBuffers();
     }
 }

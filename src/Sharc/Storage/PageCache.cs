@@ -76,7 +76,7 @@ internal sealed partial class PageCache
     {
         int slot = FindVictim();
         ref Slot s = ref _slots[slot];
-        if (s.Buffer is null) s.Buffer = new byte[_pageSize];
+        if (s.Buffer is null) s.Buffer = PageBufferPool.Rent(_pageSize);
         else if (s.Page != 0) _map.Remove(s.Page);
 
         s.Page = 0;
@@ -178,5 +178,27 @@ internal sealed partial class PageCache
         ref Slot s = ref _slots[page.Slot];
         // After InvalidateAll the slot may hold another buffer: only the owner of the current buffer unpins.
         if (s.Pins > 0 && ReferenceEquals(s.Buffer, page.Buffer)) s.Pins--;
+    }
+
+    /// <summary>
+    /// Hands the buffers no reader has pinned to <see cref="PageBufferPool"/> and forgets every page: the owner is
+    /// closing. A pinned buffer stays with its reader, whose next page read fails on the closed file.
+    /// </summary>
+    public void ReturnBuffers()
+    {
+        lock (_lock)
+        {
+            var free = new List<byte[]>(_count);
+            for (int i = 0; i < _count; i++)
+            {
+                ref Slot s = ref _slots[i];
+                if (s.Buffer is not null && s.Pins == 0) free.Add(s.Buffer);
+                s.Buffer = null!;
+                s.Page = 0;
+                s.Pins = 0;
+            }
+            _map.Clear();
+            PageBufferPool.Return(free);
+        }
     }
 }

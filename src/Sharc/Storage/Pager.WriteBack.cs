@@ -16,11 +16,18 @@ internal sealed partial class Pager
         var order = DirtyPagesInOrder(last);
         for (int i = 0; i < order.Length;)
         {
-            int j = i;
-            _run.Clear();
-            do _run.Add(_dirty[order[j]]);
-            while (++j < order.Length && order[j] == order[j - 1] + 1);
-            _file.Write(_run, (long)(order[i] - 1) * PageSize);
+            int j = i + 1;
+            while (j < order.Length && order[j] == order[j - 1] + 1) j++;
+            long offset = (long)(order[i] - 1) * PageSize;
+            // A lone page goes through the span write: the gather write pins its buffers through an array per call,
+            // which was most of what a commit of scattered pages allocated.
+            if (j == i + 1) _file.Write(_dirty[order[i]], offset);
+            else
+            {
+                _run.Clear();
+                for (int k = i; k < j; k++) _run.Add(_dirty[order[k]]);
+                _file.Write(_run, offset);
+            }
             i = j;
         }
         _run.Clear();

@@ -388,7 +388,17 @@ internal sealed partial class Pager : IPageSource
     /// <summary>The journal's record buffer, kept across transactions: a small auto-commit write otherwise allocates a page for it.</summary>
     private byte[] JournalRecord() => _journalRecord is { } r && r.Length == PageSize + 8 ? r : _journalRecord = new byte[PageSize + 8];
 
-    private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : new byte[PageSize];
+    private byte[] Rent() => _pool.Count > 0 ? _pool.Pop() : PageBufferPool.Rent(PageSize);
+
+    /// <summary>The closed pager's free and cached page buffers go to <see cref="PageBufferPool"/> for the next database opened.</summary>
+    private void ReturnBuffers()
+    {
+        foreach (var buf in _dirty.Values) _pool.Push(buf);
+        _dirty.Clear();
+        PageBufferPool.Return(_pool);
+        _pool.Clear();
+        _cache.ReturnBuffers();
+    }
 
     private void Acquire(LockLevel level) => LockWaiter.Acquire(_lock, level, _busyTimeout, _path);
 
@@ -423,6 +433,7 @@ internal sealed partial class Pager : IPageSource
             _file.Dispose();
             codec?.Dispose();
             foreach (var retired in _retiredCodecs) retired.Dispose();
+            ReturnBuffers();
         }
     }
 }

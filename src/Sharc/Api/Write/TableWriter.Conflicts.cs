@@ -24,7 +24,26 @@ internal sealed partial class TableWriter
         CaptureOldEntries(rowId);
         // FOREIGN KEYs see one update (ON UPDATE actions, a parent key moving), not the delete and insert it is made of.
         var oldImage = ForeignKeysActive ? RowImage(rowId) : null;
-        var row = (StoredValue[])_record.Clone();
+        // The writer's scratch row unless an update of this writer is already running (a foreign key action reached back).
+        var row = _updating++ == 0 ? _updateRow ??= new StoredValue[_fieldCount] : new StoredValue[_fieldCount];
+        try
+        {
+            return UpdateRowCore(rowId, columns, values, newRowId, action, newRow, out finalRowId, oldImage, row);
+        }
+        finally
+        {
+            _updating--;
+        }
+    }
+
+    private StoredValue[]? _updateRow;
+    private int _updating;
+
+    private bool UpdateRowCore(long rowId, ReadOnlySpan<int> columns, ReadOnlySpan<StoredValue> values, long? newRowId,
+        SqlConflictAction action, Span<StoredValue> newRow, out long finalRowId, StoredValue[]? oldImage, StoredValue[] row)
+    {
+        finalRowId = rowId;
+        _record.CopyTo(row, 0);
         int alias = _table.RowIdAliasOrdinal;
         long target = newRowId ?? rowId;
         for (int i = 0; i < columns.Length; i++)
