@@ -114,6 +114,23 @@ public class FilePoolTests
     }
 
     [Fact]
+    public void ASchemaChangedBetweenOpenAndTheFirstReadFailsTheReaderWithATypedError()
+    {
+        using var dir = new TempDir();
+        string path = MakeDb(dir);
+        ReadV(path, 1).Should().Be("v1");
+        using var db = SharcDatabase.Open(path);
+        // The schema comes from page 1 as read at open (no lock session of its own); the reader's session sees the commit.
+        Oracle.Exec(path, "DROP TABLE t", "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, n INT)", "INSERT INTO t VALUES(1, 'rebuilt', 1)");
+        using var r = db.CreateReader("t", "v");
+        var seek = () => r.Seek(1);
+        seek.Should().Throw<SharcException>().WithMessage("*schema changed*");
+        using var again = db.CreateReader("t", "v");
+        again.Seek(1).Should().BeTrue();
+        again.GetString(0).Should().Be("rebuilt");
+    }
+
+    [Fact]
     public void AFileRewrittenInPlaceWithTheSameChangeCounterIsReadFresh()
     {
         using var dir = new TempDir();
