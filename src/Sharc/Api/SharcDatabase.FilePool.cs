@@ -29,6 +29,8 @@ public sealed partial class SharcDatabase
         bool handedOver = false;
         try
         {
+            // As a fresh open would, fail to share a file someone holds with FileShare.None (the full open reports it).
+            if (!source.SetShareLock(shared: true)) return null;
             Span<byte> first = stackalloc byte[DatabaseHeader.Size];
             if (source.ReadFile(first, 0) < DatabaseHeader.Size) return null;
             var header = DatabaseHeader.Parse(first);

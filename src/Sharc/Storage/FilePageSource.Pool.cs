@@ -40,6 +40,12 @@ internal sealed partial class FilePageSource
         }
     }
 
+    /// <summary>
+    /// Pooled, the handle gives up .NET's <see cref="FileShare"/> lock, so a closed database never keeps another
+    /// open with <c>FileShare.None</c> from succeeding; taken again, it takes that lock back, or is not reused.
+    /// </summary>
+    public bool SetShareLock(bool shared) => FileIdentity.SetShareLock(_file, shared);
+
     /// <summary>Reads bytes of the file itself (not the cache), as a fresh open reads the header.</summary>
     public int ReadFile(Span<byte> buffer, long offset) => RandomAccess.Read(_file, buffer, offset);
 

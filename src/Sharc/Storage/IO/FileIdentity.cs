@@ -82,6 +82,28 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
     /// <summary>The same file (device and inode), whatever its content.</summary>
     public bool SameFile(in FileIdentity other) => Device == other.Device && Inode == other.Inode;
 
+    private const int LOCK_SH = 1, LOCK_NB = 4, LOCK_UN = 8;
+
+    /// <summary>
+    /// Drops (<paramref name="shared"/> false) or takes again without waiting the advisory <c>flock(LOCK_SH)</c> with
+    /// which .NET emulates <see cref="FileShare"/> on Unix: a pooled handle must not keep a later
+    /// <c>FileShare.None</c> open of the same file, in this process or another, from succeeding. False when it
+    /// cannot be taken (someone holds the file with <c>FileShare.None</c>).
+    /// </summary>
+    public static bool SetShareLock(SafeFileHandle handle, bool shared)
+    {
+        bool added = false;
+        handle.DangerousAddRef(ref added);
+        try
+        {
+            return Flock((int)handle.DangerousGetHandle(), shared ? LOCK_SH | LOCK_NB : LOCK_UN) == 0;
+        }
+        finally
+        {
+            if (added) handle.DangerousRelease();
+        }
+    }
+
     // Native byte order: both supported architectures are little-endian.
     private static FileIdentity Read(ReadOnlySpan<byte> b)
         => new(MemoryMarshal.Read<ulong>(b[DeviceOffset..]), MemoryMarshal.Read<ulong>(b[InodeOffset..]),
@@ -90,6 +112,9 @@ internal readonly record struct FileIdentity(ulong Device, ulong Inode, long Siz
 
     [DllImport("libc", EntryPoint = "stat", SetLastError = false)]
     private static extern int Stat(ref byte path, ref byte buffer);
+
+    [DllImport("libc", EntryPoint = "flock", SetLastError = false)]
+    private static extern int Flock(int fd, int operation);
 
     [DllImport("libc", EntryPoint = "fstat", SetLastError = false)]
     private static extern int FStat(int fd, ref byte buffer);

@@ -50,7 +50,7 @@ internal static class FilePool
     /// <summary>Keeps a closed database's source for a later open; false when it may not be pooled (the caller disposes it).</summary>
     public static bool TryReturn(FilePageSource source)
     {
-        if (!source.CanPool) return false;
+        if (!source.CanPool || !source.SetShareLock(shared: false)) return false;
         FilePageSource? evicted = null;
         lock (s_gate)
         {

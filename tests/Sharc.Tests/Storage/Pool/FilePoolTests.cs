@@ -226,6 +226,22 @@ public class FilePoolTests
     }
 
     [Fact]
+    public void AClosedDatabaseNeverKeepsAnExclusiveOpenOfItsFileFromSucceeding()
+    {
+        using var dir = new TempDir();
+        string path = MakeDb(dir);
+        ReadV(path, 1).Should().Be("v1");
+        // .NET emulates FileShare with flock: a pooled handle must have given its shared flock up.
+        using (var exclusive = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.None))
+        {
+            // And while someone holds the file so, opening it fails as it would without the pool.
+            var open = () => SharcDatabase.Open(path);
+            open.Should().Throw<IOException>();
+        }
+        ReadV(path, 1).Should().Be("v1");
+    }
+
+    [Fact]
     public void AReaderStillOpenAtCloseKeepsTheFileOutOfThePool()
     {
         using var dir = new TempDir();
