@@ -6,7 +6,7 @@ using BenchmarkDotNet.Running;
 namespace Sharc.Benchmarks;
 
 /// <summary>
-/// Exact "Allocated" and "Alloc Ratio" columns. BenchmarkDotNet 0.14 does not recognise .NET 10 as a runtime, and
+/// Exact "Allocated" and "Alloc Ratio" columns. BenchmarkDotNet 0.14 (the suites' first version) did not recognise .NET 10 as a runtime, and
 /// for unrecognised runtimes it applies an old .NET Core 1.x workaround: when a measured iteration allocated no more
 /// than one allocation quantum (about 8 KB) in total, it reports 0. A slow operation run only a few times per
 /// iteration — a 1M-row scan — would then show SQLite's (or Sharc's) few hundred bytes per call as "-". These

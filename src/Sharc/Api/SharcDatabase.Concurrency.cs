@@ -58,6 +58,17 @@ public sealed partial class SharcDatabase
             }
         }
 
+        /// <summary>Takes a schema found for this version's page 1 (see <see cref="SchemaLoader.FindByPage1"/>), unless one is set.</summary>
+        public SharcSchema Adopt(SharcSchema schema)
+        {
+            lock (_slot)
+            {
+                if (_slot.Schema is { } loaded) return loaded;
+                Volatile.Write(ref _slot.Schema, schema);
+                return schema;
+            }
+        }
+
         private sealed class SchemaSlot(SharcSchema? schema)
         {
             public SharcSchema? Schema = schema;
@@ -133,6 +144,12 @@ public sealed partial class SharcDatabase
     {
         if (_pager is null)
         {
+            // A schema this process built from the very page 1 read at open needs no lock session of its own: the
+            // reader's first session checks the change counter under the SHARED lock anyway, and a schema changed
+            // meanwhile fails that reader with a typed error (CheckSchema), as a change between CreateReader and
+            // its first read always could. One lock session per open → read → close instead of two.
+            if (_source is FilePageSource && SchemaLoader.FindByPage1(_source, state.Header) is { } known)
+                return state.Adopt(known);
             if (_source.BeginRead()) ReloadReadOnlyState();
             try
             {

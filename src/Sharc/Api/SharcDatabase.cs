@@ -4,6 +4,7 @@ using Sharc.Storage;
 using Sharc.Storage.Crypto;
 using Sharc.Storage.IO;
 using Sharc.Storage.Journal;
+using Sharc.Storage.Pool;
 using Sharc.Storage.Wal;
 
 namespace Sharc;
@@ -92,6 +93,7 @@ public sealed partial class SharcDatabase : IDisposable
         ArgumentNullException.ThrowIfNull(path);
         options ??= new SharcOpenOptions();
         if (options.Writable) return OpenWritable(path, options);
+        if (TryOpenPooled(path, options) is { } pooled) return pooled;
         var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
         FilePageSource? source = null;
         PageCodec? codec = null;
@@ -170,27 +172,9 @@ public sealed partial class SharcDatabase : IDisposable
             uint filePages = (uint)Math.Min(uint.MaxValue, (length + pageSize - 1) / pageSize);
             uint provisional = Math.Max(filePages, Math.Max(wal?.PageCount ?? 0, journal?.OriginalPageCount ?? 0));
             source = new FilePageSource(file, pageSize, provisional, options.CachePages, walFile, wal, journal, options.ReadLocking, options.BusyTimeout, codec);
-
-            // The current page 1 may come from the WAL or the journal rather than the file.
-            DatabaseHeader header = ReadHeader(source);
-            if (codec is not null) CheckCipherLayout(header, codec);
-            if (header.PageSize != pageSize)
-                ThrowHelper.Corrupt($"page 1 in the log says {header.PageSize}-byte pages but the file says {pageSize}", 1, 16);
-
-            uint pageCount;
-            if (wal is not null) pageCount = wal.PageCount;
-            else if (journal is not null && journal.OriginalPageCount > 0) pageCount = journal.OriginalPageCount;
-            else if (header.IsPageCountValid)
-            {
-                if (header.HeaderPageCount > filePages)
-                    ThrowHelper.Corrupt($"the header says {header.HeaderPageCount} pages but the file holds {filePages}", 1, 28);
-                pageCount = header.HeaderPageCount;
-            }
-            else pageCount = filePages;
-            source.SetPageCount(pageCount);
-            source.SetChangeCounter(header.ChangeCounter);
-
-            return new SharcDatabase(source, header, path);
+            if (options.PoolFiles && wal is null && journal is null && FileIdentity.TryGet(file, out var identity))
+                source.EnablePooling(identity, options.CachePages);
+            return CompleteOpen(source, path, filePages, wal, journal, codec);
         }
         catch
         {
@@ -202,6 +186,31 @@ public sealed partial class SharcDatabase : IDisposable
             }
             throw;
         }
+    }
+
+    /// <summary>Page 1 through the new source (the WAL's or journal's copy may stand in for the file's), then the page count.</summary>
+    private static SharcDatabase CompleteOpen(FilePageSource source, string path, uint filePages, WalIndex? wal, HotJournal? journal, PageCodec? codec)
+    {
+        int pageSize = source.PageSize;
+        DatabaseHeader header = ReadHeader(source);
+        if (codec is not null) CheckCipherLayout(header, codec);
+        if (header.PageSize != pageSize)
+            ThrowHelper.Corrupt($"page 1 in the log says {header.PageSize}-byte pages but the file says {pageSize}", 1, 16);
+
+        uint pageCount;
+        if (wal is not null) pageCount = wal.PageCount;
+        else if (journal is not null && journal.OriginalPageCount > 0) pageCount = journal.OriginalPageCount;
+        else if (header.IsPageCountValid)
+        {
+            if (header.HeaderPageCount > filePages)
+                ThrowHelper.Corrupt($"the header says {header.HeaderPageCount} pages but the file holds {filePages}", 1, 28);
+            pageCount = header.HeaderPageCount;
+        }
+        else pageCount = filePages;
+        source.SetPageCount(pageCount);
+        source.SetChangeCounter(header.ChangeCounter);
+
+        return new SharcDatabase(source, header, path);
     }
 
     /// <summary>Opens a database image held in memory (for example a file read with File.ReadAllBytes). The memory is not copied.</summary>
@@ -276,7 +285,8 @@ public sealed partial class SharcDatabase : IDisposable
         _disposed = true;
         _transaction = null;
         DisposeAttached();
-        _source.Dispose();
+        // A read-only file's handle and cache wait for the next open of the same file (see SharcOpenOptions.PoolFiles).
+        if (_source is not FilePageSource file || !FilePool.TryReturn(file)) _source.Dispose();
         _session.Dispose();
     }
 }

@@ -50,6 +50,17 @@ public sealed class SharcOpenOptions
     public bool ReadLocking { get; init; } = true;
 
     /// <summary>
+    /// When true (the default), closing a read-only database keeps its file handle and page cache in a small
+    /// process-wide pool (a few files, least recently closed out first), and the next read-only open of the same
+    /// file — the same device and inode, not merely the same path — takes them instead of opening the file again.
+    /// The cached pages are kept only while the file's change counter, size and modification time are unchanged,
+    /// and every read session checks the counter again under SQLite's SHARED lock, as for a long-lived open; a pooled
+    /// handle holds no SQLite lock. Only plain rollback-journal files opened with <see cref="ReadLocking"/> and no
+    /// key are pooled, on Linux (x64, arm64). <see cref="SharcDatabase.ClearFilePool"/> closes the pooled handles.
+    /// </summary>
+    public bool PoolFiles { get; init; } = true;
+
+    /// <summary>
     /// Enforces FOREIGN KEY constraints on writes, as SQLite's <c>PRAGMA foreign_keys=ON</c>. Default false, SQLite's
     /// default for every connection; <see cref="SharcDatabase.ForeignKeysEnabled"/> changes it later.
     /// </summary>

@@ -10,20 +10,27 @@ namespace Sharc.Schema;
 /// <summary>Reads the rows of sqlite_schema (the table b-tree rooted at page 1) and builds the schema from them.</summary>
 internal static class SchemaLoader
 {
-    public static SharcSchema Load(IPageSource source, DatabaseHeader header)
+    /// <summary>The schema this process already built from the same page 1 (a sqlite_schema wholly in it), or null.</summary>
+    public static SharcSchema? FindByPage1(IPageSource source, DatabaseHeader header)
     {
-        var rows = new List<SchemaRow>();
-        if (source.PageCount == 0) return SchemaBuilder.Build(rows, 0);
-        uint pageCount = source.PageCount;
+        if (source.PageCount == 0) return null;
         var page1 = source.Acquire(1);
         try
         {
-            if (SchemaCache.Find(page1.Span, header, pageCount) is { } known) return known;
+            return SchemaCache.Find(page1.Span, header, source.PageCount);
         }
         finally
         {
             source.Release(page1);
         }
+    }
+
+    public static SharcSchema Load(IPageSource source, DatabaseHeader header)
+    {
+        if (source.PageCount == 0) return SchemaBuilder.Build(new List<SchemaRow>(), 0);
+        uint pageCount = source.PageCount;
+        if (FindByPage1(source, header) is { } known) return known;
+        var rows = new List<SchemaRow>();
 
         var encoding = TextCodec.For(header.TextEncoding);
         // Whether every row was read from page 1 itself, so that page 1 alone determines the schema.
@@ -68,7 +75,7 @@ internal static class SchemaLoader
             var schema = SchemaBuilder.Build(rows, pageCount);
             if (inPage1)
             {
-                page1 = source.Acquire(1);
+                var page1 = source.Acquire(1);
                 try
                 {
                     // A leaf: no child page can hold rows the cache's key would not show.

@@ -12,7 +12,7 @@ namespace Sharc.Storage;
 /// Pages of a database file read with positional reads (no shared stream position), through a bounded cache.
 /// Committed WAL frames and a hot journal's original pages take precedence over the file.
 /// </summary>
-internal sealed class FilePageSource : IPageSource, IReadAheadSource
+internal sealed partial class FilePageSource : IPageSource, IReadAheadSource
 {
     private readonly SafeFileHandle _file;
     private readonly SafeFileHandle? _walFile;
@@ -20,6 +20,7 @@ internal sealed class FilePageSource : IPageSource, IReadAheadSource
     private readonly HotJournal? _journal;
     private long _fileLength;
     private readonly PageCache _cache;
+    private bool _disposed;
     private readonly FileLock? _readLock;
     private readonly TimeSpan _busyTimeout;
     private readonly object _sessionGate = new();
@@ -184,6 +185,7 @@ internal sealed class FilePageSource : IPageSource, IReadAheadSource
 
     public void Dispose()
     {
+        _disposed = true;
         // The helper reads the files: it stops before they close.
         _ahead?.Dispose();
         _walFile?.Dispose();
