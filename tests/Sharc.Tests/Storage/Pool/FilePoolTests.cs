@@ -121,13 +121,28 @@ public class FilePoolTests
         ReadV(path, 1).Should().Be("v1");
         using var db = SharcDatabase.Open(path);
         // The schema comes from page 1 as read at open (no lock session of its own); the reader's session sees the commit.
-        Oracle.Exec(path, "DROP TABLE t", "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, n INT)", "INSERT INTO t VALUES(1, 'rebuilt', 1)");
+        Oracle.Exec(path, "DROP TABLE t", "CREATE TABLE t(id INTEGER PRIMARY KEY, w TEXT, v TEXT)", "INSERT INTO t VALUES(1, 'other', 'rebuilt')");
         using var r = db.CreateReader("t", "v");
         var seek = () => r.Seek(1);
         seek.Should().Throw<SharcException>().WithMessage("*schema changed*");
         using var again = db.CreateReader("t", "v");
         again.Seek(1).Should().BeTrue();
         again.GetString(0).Should().Be("rebuilt");
+    }
+
+    [Fact]
+    public void ATableRebuiltWithTheSameDefinitionBetweenOpenAndTheFirstReadIsReadAsRebuilt()
+    {
+        using var dir = new TempDir();
+        string path = MakeDb(dir);
+        ReadV(path, 1).Should().Be("v1");
+        using var db = SharcDatabase.Open(path);
+        // Another cookie, but the same sqlite_schema bytes (the same CREATE at the same root page): the plan still fits.
+        Oracle.Exec(path, "DROP TABLE t", "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, n INT)", "INSERT INTO t VALUES(1, 'rebuilt', 1)");
+        using var r = db.CreateReader("t", "v");
+        r.Seek(1).Should().BeTrue();
+        r.GetString(0).Should().Be("rebuilt");
+        r.Seek(2).Should().BeFalse();
     }
 
     [Fact]
