@@ -210,10 +210,23 @@ public sealed class PreparedQuery : IDisposable
     private void Replan()
     {
         var old = _execution;
-        var plan = _db.GetPlan(old.Plan.Sql);
+        QueryExecution next;
+        for (int attempt = 0; ; attempt++)
+        {
+            var plan = _db.GetPlan(old.Plan.Sql);
+            try
+            {
+                next = new QueryExecution(_db, plan, ownedByReader: false);
+                break;
+            }
+            // Its readers are made by name: an index or table the plan chose may have been dropped by another thread since.
+            catch (SharcException) when (attempt < QueryExecution.MaxSchemaRetries && !_db.IsCurrent(plan))
+            {
+            }
+        }
         old.Dispose();
         _reader.Dispose();
-        _execution = new QueryExecution(_db, plan, ownedByReader: false);
+        _execution = next;
         var from = old.Context.Parameters;
         var to = _execution.Context.Parameters;
         Array.Copy(from, to, Math.Min(from.Length, to.Length));

@@ -42,7 +42,17 @@ public sealed partial class SharcDatabase
         if (RunUnlessSelect(sql, parameters) is { } rows) return rows;
         for (int attempt = 0; ; attempt++)
         {
-            var execution = QueryExecution.Rent(this, GetPlan(sql));
+            var plan = GetPlan(sql);
+            QueryExecution execution;
+            try
+            {
+                execution = QueryExecution.Rent(this, plan);
+            }
+            // Its readers are made by name: an index or table the plan chose may have been dropped by another thread since.
+            catch (SharcException) when (attempt < QueryExecution.MaxSchemaRetries && !IsCurrent(plan))
+            {
+                continue;
+            }
             try
             {
                 execution.BindAll(parameters);

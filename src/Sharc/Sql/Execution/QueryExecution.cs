@@ -99,7 +99,8 @@ internal sealed class QueryExecution
     public bool StartOnPlanSchema()
     {
         Start();
-        if (_snapshot is null || ReferenceEquals(_snapshot.EnterSchema(), Plan.Schema)) return true;
+        // A statement that reads no table (SELECT 1, a VALUES list) has no pages to misread and takes no lock, as in SQLite.
+        if (_snapshot is null || _readers.Count == 0 || ReferenceEquals(_snapshot.EnterSchema(), Plan.Schema)) return true;
         _snapshot.End();
         return false;
     }
