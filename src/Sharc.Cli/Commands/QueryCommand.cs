@@ -1,6 +1,7 @@
 using System.Globalization;
 using Sharc.Cli.Output;
 using Sharc.Sql.Ast;
+using Sharc.Sql.Functions.TableValued;
 using Sharc.Sql.Intent;
 using Sharc.Sql.Parsing;
 
@@ -93,7 +94,8 @@ internal sealed class QueryCommand : ICommand
         if (statements.Count > 1)
             throw CliException.UsageError($"{Name} runs one statement; run a script with 'sharc exec {path} \"<sql>; <sql>…\"'");
         if (statements.Count == 0 || statements[0] is SqlSelectStatement or SqlPragmaStatement { Value: null }) return;
-        if (statements[0] is SqlPragmaStatement { Parenthesized: true } pragma && ReadsWithArgument.Contains(pragma.Name)) return;
+        if (statements[0] is SqlPragmaStatement { Parenthesized: true } pragma
+            && (PragmaTableFunction.ArgumentIsRead(pragma.Name) || pragma.Name.Equals("cipher_integrity_check", StringComparison.OrdinalIgnoreCase))) return;
         string what = statements[0] switch
         {
             SqlPragmaStatement => "a PRAGMA that sets a value",
@@ -103,13 +105,6 @@ internal sealed class QueryCommand : ICommand
         };
         throw CliException.UsageError($"{Name} only reads: run {what} with 'sharc exec {path} \"<sql>\"'");
     }
-
-    /// <summary>PRAGMAs whose parenthesized argument names what to read (a table, an index, a limit), not a value to set.</summary>
-    private static readonly HashSet<string> ReadsWithArgument = new(StringComparer.OrdinalIgnoreCase)
-    {
-        "table_info", "table_xinfo", "index_info", "index_xinfo", "index_list", "foreign_key_list", "foreign_key_check",
-        "integrity_check", "quick_check", "table_list", "cipher_integrity_check",
-    };
 
     private void Bind(PreparedQuery query, string binding)
     {

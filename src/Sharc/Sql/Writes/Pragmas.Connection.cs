@@ -108,7 +108,7 @@ internal static partial class Pragmas
                 return true;
             case "secure_delete":
                 // Sharc leaves freed content in place, as SQLite does by default.
-                if (value is not null && (SqlText.EqualsIgnoreCase(value, "fast") || ParseFlag(value, sql, pragma)))
+                if (value is not null && (SqlText.EqualsIgnoreCase(value, "fast") || Boolean(value, sql, pragma)))
                     Unsupported.Throw($"PRAGMA secure_delete = {value}", sql, pragma.Start);
                 outcome = Single(name, SqlValue.Integer(0));
                 return true;
@@ -129,7 +129,7 @@ internal static partial class Pragmas
     {
         outcome = StatementOutcome.None;
         if (value is null) outcome = Single(name, SqlValue.Integer(flag ? 1 : 0));
-        else flag = ParseFlag(value, sql, pragma);
+        else flag = Boolean(value, sql, pragma);
         return true;
     }
 
@@ -138,18 +138,9 @@ internal static partial class Pragmas
     {
         outcome = StatementOutcome.None;
         if (value is null) outcome = Single(name, SqlValue.Integer(fixedValue ? 1 : 0));
-        else if (ParseFlag(value, sql, pragma) != fixedValue) Unsupported.Throw($"PRAGMA {pragma.Name} = {(fixedValue ? "OFF" : "ON")}", sql, pragma.Start);
+        else if (Boolean(value, sql, pragma) != fixedValue) Unsupported.Throw($"PRAGMA {pragma.Name} = {(fixedValue ? "OFF" : "ON")}", sql, pragma.Start);
         return true;
     }
-
-    /// <summary>SQLite's sqlite3GetBoolean: on/yes/true, off/no/false, or a number (non-zero is true).</summary>
-    private static bool ParseFlag(string value, string sql, SqlPragmaStatement pragma)
-        => value.ToLowerInvariant() switch
-        {
-            "on" or "yes" or "true" => true,
-            "off" or "no" or "false" => false,
-            _ => ParseInteger(value) != 0,
-        };
 
     private static StatementOutcome WalCheckpoint(SharcDatabase db, string? value)
     {

@@ -67,6 +67,9 @@ internal sealed class PragmaTableFunction : TableFunction
         return Known.TryGetValue(pragma, out var shape) ? new PragmaTableFunction(pragma, shape.Columns, shape.Hidden) : null;
     }
 
+    /// <summary>True when <paramref name="pragma"/>'s argument names what to read (a table, an index, a limit), not a value to set.</summary>
+    public static bool ArgumentIsRead(string pragma) => Known.TryGetValue(pragma, out var shape) && shape.Hidden.Contains("arg");
+
     /// <summary>The PRAGMA names that have a pragma_ function.</summary>
     public static IEnumerable<string> Pragmas => Known.Keys;
 
