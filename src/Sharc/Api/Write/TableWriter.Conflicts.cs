@@ -69,6 +69,7 @@ internal sealed partial class TableWriter
         if (HasComputed) ComputeGenerated(target);
         CheckStrictTypes();
         bool rowIdTaken = target != rowId && _mutator.TableContains(_table.RootPage, target);
+        bool replaced = false;
         var rowIdAction = For(action, _table.RowIdConflict);
         // SQLite judges a rowid whose own algorithm is REPLACE after the UNIQUE constraints.
         bool deferRowId = action == SqlConflictAction.Default && rowIdAction == SqlConflictAction.Replace && HasUniqueIndex();
@@ -77,6 +78,7 @@ internal sealed partial class TableWriter
             if (rowIdAction == SqlConflictAction.Ignore) return false;
             if (rowIdAction != SqlConflictAction.Replace) throw Carrying(UniqueFailure(null), action, rowIdAction);
             DeletePreservingRecord(target);
+            replaced = true;
         }
         // Without an OR clause, the constraints whose algorithm is REPLACE come after the others (pass 1).
         for (int pass = action == SqlConflictAction.Default ? 0 : 1; pass < 2; pass++)
@@ -95,9 +97,24 @@ internal sealed partial class TableWriter
                 if (a == SqlConflictAction.Ignore) return false;
                 if (a != SqlConflictAction.Replace) throw Carrying(Unique(ix), action, a);
                 DeletePreservingRecord(conflict);
+                replaced = true;
             }
         }
-        if (rowIdTaken && deferRowId && _mutator.TableContains(_table.RootPage, target)) DeletePreservingRecord(target);
+        if (rowIdTaken && deferRowId && _mutator.TableContains(_table.RootPage, target))
+        {
+            DeletePreservingRecord(target);
+            replaced = true;
+        }
+        // The rows REPLACE deleted may have had children in this table, this row among them: their foreign key
+        // actions (SET NULL, SET DEFAULT, CASCADE) changed or deleted rows here, and the entries captured above may
+        // no longer be this row's. A row deleted that way is not written (SQLite counts no change); a row changed is
+        // written with the values computed before, over the entries it has now (SQLite writes the same row but removes
+        // the entries of the old values, leaving its indexes corrupt).
+        if (replaced)
+        {
+            if (!LoadRow(rowId)) return false;
+            CaptureOldEntries(rowId);
+        }
 
         if (target == rowId) ReplaceInPlace(rowId, row);
         else
@@ -277,7 +294,8 @@ internal sealed partial class TableWriter
             }
         }
 
-        DeleteWithoutRowId(existing);
+        // The rows in the way go first, as in SQLite: their foreign key actions may change or delete this row.
+        bool replaced = false;
         if (keyTaken)
         {
             row.CopyTo(_record, 0);
@@ -286,6 +304,7 @@ internal sealed partial class TableWriter
             {
                 DeleteWithoutRowId(other);
                 if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
+                replaced = true;
             }
         }
         if (taken is not null)
@@ -295,9 +314,21 @@ internal sealed partial class TableWriter
                 if (!taken[i]) continue;
                 row.CopyTo(_record, 0);
                 // An earlier deletion may already have removed the row this index met.
-                if (FindIndexEntry(_indexes[i], out _) is { } entry) DeleteWithoutRowIdByIndexEntry(_indexes[i], entry);
+                if (FindIndexEntry(_indexes[i], out _) is { } entry)
+                {
+                    DeleteWithoutRowIdByIndexEntry(_indexes[i], entry);
+                    replaced = true;
+                }
             }
         }
+        if (replaced)
+        {
+            // Deleted by a CASCADE: not written (SQLite counts no change). Changed by SET NULL / SET DEFAULT: the row
+            // as it is now makes way for the values computed before.
+            existing = _mutator.IndexFindPrefix(_table.RootPage, RecordWriter.ToArray(key), key.Length, _pkCollations, _pkDescending, Encoding);
+            if (existing is null) return false;
+        }
+        DeleteWithoutRowId(existing);
         InsertQuietly(row);
         _record.AsSpan().CopyTo(newRow);
         if (oldImage is not null) AfterUpdate(oldImage, 0, 0, columns);

@@ -333,10 +333,18 @@ internal sealed partial class TableWriter
         {
             if (!replace) throw new SharcConstraintException($"UNIQUE constraint failed: {string.Join(", ", _table.PrimaryKey.Select(p => _table.Name + "." + _table.Columns[p].Name))}");
             ThrowIfReplaceFiresDeleteTriggers();
-            _record.CopyTo(_saved, 0);
-            DeleteWithoutRowId(existing);
-            if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
-            _saved.CopyTo(_record, 0);
+            var saved = EnterPreserve();
+            try
+            {
+                _record.CopyTo(saved, 0);
+                DeleteWithoutRowId(existing);
+                if (ForeignKeysActive) _db.ForeignKeyState.AfterDelete(_table, RowImage(0), 0);
+                saved.CopyTo(_record, 0);
+            }
+            finally
+            {
+                _preserveDepth--;
+            }
         }
         for (int i = _indexes.Count - 1; i >= 0; i--)
         {
@@ -444,10 +452,27 @@ internal sealed partial class TableWriter
     {
         ThrowIfReplaceFiresDeleteTriggers();
         _deletedDuringInsert = true;
-        _record.CopyTo(_saved, 0);
-        DeleteRow(rowId);
-        _saved.CopyTo(_record, 0);
+        var saved = EnterPreserve();
+        try
+        {
+            _record.CopyTo(saved, 0);
+            DeleteRow(rowId);
+            saved.CopyTo(_record, 0);
+        }
+        finally
+        {
+            _preserveDepth--;
+        }
     }
+
+    /// <summary>
+    /// The buffer that keeps the record being written while a conflicting row is deleted. The deletion's foreign key
+    /// actions can write this table again through this writer and delete conflicting rows of their own: only the
+    /// outermost level uses the writer's buffer.
+    /// </summary>
+    private StoredValue[] EnterPreserve() => _preserveDepth++ == 0 ? _saved : new StoredValue[_fieldCount];
+
+    private int _preserveDepth;
 
     /// <summary>
     /// With recursive_triggers on, SQLite fires DELETE triggers for the rows REPLACE deletes; Sharc does not fire
