@@ -185,6 +185,10 @@ internal static class DmlChange
             var rows = DmlTarget.RunQuery(db, sql, delete, delete.With, columns, from, delete.Where, parameters, cacheable: true);
             var writer = db.WriterFor(table.Name);
             var triggers = writer.HasTriggers ? db.TriggerRunner.For(table, SqlTriggerEvent.Delete) : null;
+            // Where deleting a row has effects (triggers, foreign key actions and counts) SQLite first gathers the keys
+            // and then deletes in rowid / primary-key order, whatever index found them: which row a trigger or a
+            // CASCADE of an earlier row removes first decides what the later ones see, and the count.
+            if (triggers is not null || db.ForeignKeysEnabled) SortByKey(rows, table);
             var encoding = db.TextEncoding;
             var asSql = new SqlValue[table.Columns.Count];
             var old = triggers is null ? null : new StoredValue[table.Columns.Count];
