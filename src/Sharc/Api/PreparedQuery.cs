@@ -210,20 +210,7 @@ public sealed class PreparedQuery : IDisposable
     private void Replan()
     {
         var old = _execution;
-        QueryExecution next;
-        for (int attempt = 0; ; attempt++)
-        {
-            var plan = _db.GetPlan(old.Plan.Sql);
-            try
-            {
-                next = new QueryExecution(_db, plan, ownedByReader: false);
-                break;
-            }
-            // Its readers are made by name: an index or table the plan chose may have been dropped by another thread since.
-            catch (SharcException) when (attempt < QueryExecution.MaxSchemaRetries && !_db.IsCurrent(plan))
-            {
-            }
-        }
+        var next = QueryExecution.CreateCurrent(_db, old.Plan.Sql, ownedByReader: false);
         old.Dispose();
         _reader.Dispose();
         _execution = next;

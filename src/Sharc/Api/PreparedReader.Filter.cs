@@ -6,7 +6,7 @@ namespace Sharc;
 public sealed partial class PreparedReader
 {
     // A filtered reader: rows come from the SQL executor running the filter's SELECT (planned once).
-    private readonly QueryExecution? _filterRun;
+    private QueryExecution? _filterRun;
     private readonly FilterBindings? _bindings;
     private readonly SharcDatabase? _filterDb;
 
@@ -68,10 +68,21 @@ public sealed partial class PreparedReader
     private void RestartFiltered()
     {
         ObjectDisposedException.ThrowIf(_filterDisposed, this);
-        if (!_filterDb!.IsCurrent(_filterRun!.Plan))
-            throw new SharcException("the schema changed since the filtered reader was prepared: prepare it again");
-        _filterRun.Start();
+        // Another thread's DDL, VACUUM or ANALYZE since the last run: plan the filter again, as a prepared query does.
+        if (!_filterDb!.IsCurrent(_filterRun!.Plan)) Replan();
+        for (int attempt = 0; !_filterRun!.StartOnPlanSchema() && attempt < QueryExecution.MaxSchemaRetries; attempt++) Replan();
         RestartQuery();
+    }
+
+    private void Replan()
+    {
+        var old = _filterRun!;
+        var next = QueryExecution.CreateCurrent(_filterDb!, old.Plan.Sql, ownedByReader: false);
+        // The same SQL: the same parameter slots, with the values bound so far.
+        old.Context.Parameters.AsSpan().CopyTo(next.Context.Parameters);
+        old.Dispose();
+        _filterRun = next;
+        ReplaceQuery(next);
     }
 
     /// <summary>Releases the reader's pages (and a filtered reader's execution).</summary>

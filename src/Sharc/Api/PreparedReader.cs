@@ -13,7 +13,7 @@ public sealed partial class PreparedReader : SharcDataReader
     /// Rewinds to before the first row; the next <see cref="SharcDataReader.Read"/> starts a new scan. A filtered reader
     /// starts a new run of its filter with the parameter values bound now.
     /// </summary>
-    /// <exception cref="SharcException">A filtered reader's table changed shape since it was prepared (prepare it again).</exception>
+    /// <exception cref="SharcException">A filtered reader's table or view was dropped, or lost a column it reads, since it was prepared.</exception>
     public void Reset()
     {
         if (_filterRun is not null) RestartFiltered();

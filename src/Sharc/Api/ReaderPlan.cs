@@ -69,18 +69,64 @@ internal sealed record ReaderPlan
     /// schema cache finds the same sqlite_schema bytes): the plan then still fits their pages.
     /// </summary>
     public SharcSchema? Schema { get; init; }
+    /// <summary>The column names the reader asked for (empty: all), to plan the same read over another schema.</summary>
+    public string[] Requested { get; init; } = [];
 
     public static ReaderPlan Create(SharcDatabase db, string name, string[] columns)
     {
         ArgumentNullException.ThrowIfNull(name);
         var schema = db.SchemaAndCookie(out uint cookie);
         var table = schema.FindTable(name);
-        if (table is not null) return ForTable(table, columns) with { SchemaCookie = cookie, Schema = schema };
+        if (table is not null) return ForTable(table, columns) with { SchemaCookie = cookie, Schema = schema, Requested = columns };
         var index = schema.FindIndex(name);
-        if (index is not null) return ForIndex(schema.GetTable(index.TableName), index, columns) with { SchemaCookie = cookie, Schema = schema };
+        if (index is not null) return ForIndex(schema.GetTable(index.TableName), index, columns) with { SchemaCookie = cookie, Schema = schema, Requested = columns };
         if (schema.FindView(name) is not null)
             throw new SharcException($"{name} is a view: reading views needs the SQL engine (Query), not a b-tree reader");
         throw new SharcException($"no such table or index: {name}");
+    }
+
+    /// <summary>
+    /// The same read planned over <paramref name="schema"/> (another thread's DDL, VACUUM or ANALYZE committed since):
+    /// the same columns, found in the same record fields and keyed the same way, perhaps at another root page. Null
+    /// when the object is gone or would read differently there (a column dropped or moved, another key) — the reader
+    /// cannot carry on as the same reader then.
+    /// </summary>
+    public ReaderPlan? Replan(SharcSchema schema, uint cookie)
+    {
+        // Keep the reader's shape: "all columns" means the columns it has, not the ones the table has now.
+        string[] names = Requested.Length > 0 ? Requested : Array.ConvertAll(Columns, c => c.Name);
+        ReaderPlan next;
+        try
+        {
+            if (Mode == ReaderMode.Index)
+            {
+                if (schema.FindIndex(Name) is not { } index || schema.FindTable(index.TableName) is not { } owner) return null;
+                next = ForIndex(owner, index, names);
+            }
+            else
+            {
+                if (schema.FindTable(Name) is not { } table) return null;
+                next = ForTable(table, names);
+            }
+        }
+        catch (SharcException)
+        {
+            return null;
+        }
+        return ReadsAs(next) ? next with { SchemaCookie = cookie, Schema = schema, Requested = Requested } : null;
+    }
+
+    /// <summary>Whether <paramref name="other"/> reads the same values from the same fields with the same keys.</summary>
+    public bool ReadsAs(ReaderPlan other)
+    {
+        if (other.Mode != Mode || other.Columns.Length != Columns.Length || other.UnsupportedCollation != UnsupportedCollation) return false;
+        if (!other.KeyCollations.AsSpan().SequenceEqual(KeyCollations) || !other.KeyDescending.AsSpan().SequenceEqual(KeyDescending)) return false;
+        for (int i = 0; i < Columns.Length; i++)
+        {
+            ColumnSource a = Columns[i], b = other.Columns[i];
+            if (a.Kind != b.Kind || a.Field != b.Field || !Equals(a.Default, b.Default) || a.RealAffinity != b.RealAffinity) return false;
+        }
+        return true;
     }
 
     public static ReaderPlan ForTable(SharcTable table, string[] columns)

@@ -7,7 +7,7 @@ namespace Sharc;
 public partial class SharcDataReader
 {
     // Query-row mode: rows come from the SQL executor instead of a b-tree. The b-tree fields are unused then.
-    private readonly QueryExecution? _query;
+    private QueryExecution? _query;
 
     private static readonly ReaderPlan QueryPlanStub = new()
     {
@@ -29,6 +29,14 @@ public partial class SharcDataReader
         _layout = null!;
         _pages = null!;
         _query = query;
+    }
+
+    /// <summary>Makes this reader serve the rows of <paramref name="query"/>, planned again in place of its execution.</summary>
+    private protected void ReplaceQuery(QueryExecution query)
+    {
+        _query = query;
+        _columns = query.Columns;
+        _queryReleased = false;
     }
 
     /// <summary>True for a reader over a SQL query's rows.</summary>

@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using Sharc.BTree;
 using Sharc.Format;
 using Sharc.Schema.Parsing;
@@ -98,13 +99,56 @@ public partial class SharcDataReader
         return SeekThroughIndex();
     }
 
+    /// <summary>
+    /// After the reader moved to another schema: the index <see cref="SeekIndex(string, object?[])"/> reads through,
+    /// found again there. Gone or keyed differently, it is forgotten (the seek under way fails; the next one prepares
+    /// it anew). False never: the reader itself can carry on.
+    /// </summary>
+    private bool ReplanIndex(SharcSchema schema)
+    {
+        if (_indexPlan is null) return true;
+        if (schema.FindIndex(_indexPlan.Name) is { } index && schema.FindTable(index.TableName) is { } table
+            && SqlNameComparer.Instance.Equals(table.Name, _plan.Table!.Name))
+        {
+            var next = ReaderPlan.ForIndex(table, index, []);
+            if (_indexPlan.ReadsAs(next))
+            {
+                _indexPlan = next;
+                _indexCursorStore!.Reroot(index.RootPage);
+                return true;
+            }
+        }
+        _lostIndex = _indexPlan.Name;
+        _indexPlan = null;
+        _indexCursorStore?.Dispose();
+        _indexCursorStore = null;
+        return true;
+    }
+
+    private string? _lostIndex;
+
+    [DoesNotReturn]
+    private void ThrowIndexGone()
+    {
+        EndSession();
+        throw new SharcException($"index {_lostIndex} was dropped or changed by another connection since this reader last used it: seek through it again to use it as it is now");
+    }
+
     private void PrepareIndex(string indexName, int keyCount)
     {
         if (_plan.Mode != ReaderMode.RowIdTable)
             throw new InvalidOperationException("SeekIndex reads a rowid table through an index; use SeekKey on this reader");
         if (_indexPlan is null || !SqlNameComparer.Instance.Equals(_indexPlan.Name, indexName))
         {
-            var index = _db.Schema.GetIndex(indexName);
+            // The index as the reader's own schema has it (its root page belongs to the pages the reader reads). One
+            // created since the reader was planned is there once a session has moved the reader to a newer schema.
+            var schema = _plan.Schema ?? _db.Schema;
+            if (schema.FindIndex(indexName) is null && _plan.Schema is not null)
+            {
+                BeginSession();
+                schema = _plan.Schema ?? _db.Schema;
+            }
+            var index = schema.GetIndex(indexName);
             if (!SqlNameComparer.Instance.Equals(index.TableName, _plan.Table!.Name))
                 throw new SharcException($"index {index.Name} belongs to {index.TableName}, not {_plan.Table.Name}");
             _indexPlan = ReaderPlan.ForIndex(_plan.Table, index, []);
@@ -118,6 +162,7 @@ public partial class SharcDataReader
     private bool SeekThroughIndex()
     {
         BeginSession();
+        if (_indexPlan is null) ThrowIndexGone();
         _indexCursor = _indexCursorStore;
         _backward = false;
         var ic = _indexCursor!;

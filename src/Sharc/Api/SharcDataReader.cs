@@ -24,8 +24,8 @@ public partial class SharcDataReader : IDisposable
     }
 
     private readonly SharcDatabase _db;
-    private readonly ReaderPlan _plan;
-    private readonly ColumnSource[] _columns;
+    private ReaderPlan _plan;
+    private ColumnSource[] _columns;
     private readonly BTreeCursor _cursor;
     private readonly RecordLayout _layout;
     private readonly SharcTextEncoding _encoding;
@@ -246,13 +246,27 @@ public partial class SharcDataReader : IDisposable
         CheckSchema(state);
     }
 
-    /// <summary>A session reading another schema than the reader was planned for ends, with a typed error.</summary>
+    /// <summary>
+    /// A session reading another schema than the reader was planned for (another thread's DDL, VACUUM or ANALYZE
+    /// committed) plans the same read over that schema, as SQLite prepares a statement again: the reader carries on
+    /// when its object still reads the same way there, perhaps at another root page; otherwise the session ends with a
+    /// typed error.
+    /// </summary>
     private void CheckSchema(SharcDatabase.DatabaseState state)
     {
         if (_plan.SchemaCookie == state.Header.SchemaCookie) return;
-        if (_plan.Schema is { } planned && ReferenceEquals(planned, state.LoadedSchema ?? state.LoadSchema(_view ?? _pages))) return;
+        var schema = state.LoadedSchema ?? state.LoadSchema(_view ?? _pages);
+        if (_plan.Schema is { } planned && ReferenceEquals(planned, schema)) return;
+        if (_query is null && state.Header.UsableSize == _db.Header.UsableSize && _plan.Replan(schema, state.Header.SchemaCookie) is { } next
+            && ReplanIndex(schema))
+        {
+            _plan = next;
+            _columns = next.Columns;
+            _cursor.Reroot(next.Root);
+            return;
+        }
         EndSession();
-        throw new SharcException($"the schema changed since the reader over {_plan.Name} was created: create it again");
+        throw new SharcException($"the schema changed since the reader over {_plan.Name} was created, and {_plan.Name} no longer reads as it did (dropped, or its columns or key changed): create the reader again");
     }
 
     private void EndSession()

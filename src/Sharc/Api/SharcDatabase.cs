@@ -262,11 +262,12 @@ public sealed partial class SharcDatabase : IDisposable
     /// "rowid", "oid" and "_rowid_" name the rowid unless a real column has that name.
     /// </summary>
     /// <remarks>
-    /// The reader is planned against the schema of the moment. If another thread or connection commits a schema
-    /// change (DDL, or a VACUUM, which moves tables) before the reader first positions itself, that first Read or Seek
-    /// throws a <see cref="SharcException"/> saying so, and the reader must be created again; once positioned, it
-    /// keeps reading the version it started on. SQL statements (<see cref="Query(string, object?[])"/>,
-    /// <see cref="Prepare"/>) plan again by themselves instead, as SQLite re-prepares.
+    /// The reader is planned against the schema of the moment. When another thread or connection commits a schema
+    /// change (DDL, ANALYZE, or a VACUUM, which moves tables), the reader's next positioning from scratch (first Read,
+    /// Seek, a <see cref="PreparedReader.Reset"/>) plans the same read over the new schema and carries on, as SQLite
+    /// re-prepares a statement; a positioned reader keeps reading the version it started on. Only when the table or
+    /// index was dropped, or the columns it reads moved (DROP COLUMN, a table rebuilt differently), does that
+    /// positioning throw a <see cref="SharcException"/> saying so.
     /// </remarks>
     public SharcDataReader CreateReader(string tableOrIndex, params string[] columns)
         => new(this, ReaderPlan.Create(this, tableOrIndex, columns));

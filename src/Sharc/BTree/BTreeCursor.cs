@@ -24,7 +24,7 @@ internal sealed partial class BTreeCursor : IDisposable
     }
 
     private readonly IPageSource _source;
-    private readonly uint _root;
+    private uint _root;
     private readonly int _usable;
     private readonly bool _isIndex;
     /// <summary>The largest index payload kept whole on its page (SQLite's maxLocal for index b-trees).</summary>
@@ -662,6 +662,17 @@ internal sealed partial class BTreeCursor : IDisposable
         _held = 0;
         _depth = -1;
         _valid = false;
+    }
+
+    /// <summary>
+    /// Makes the cursor walk the b-tree rooted at <paramref name="root"/> (the same object after a schema change moved
+    /// it, as VACUUM does); it is left unpositioned.
+    /// </summary>
+    public void Reroot(uint root)
+    {
+        Park();
+        _root = root;
+        _pageCount = _source.PageCount;
     }
 
     public void Dispose()

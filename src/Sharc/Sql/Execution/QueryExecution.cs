@@ -105,6 +105,25 @@ internal sealed class QueryExecution
         return false;
     }
 
+    /// <summary>
+    /// A new execution of the current plan of <paramref name="sql"/>. Its readers are made by name: when an index or
+    /// table the plan chose was dropped by another thread meanwhile, the statement is planned again.
+    /// </summary>
+    public static QueryExecution CreateCurrent(SharcDatabase db, string sql, bool ownedByReader)
+    {
+        for (int attempt = 0; ; attempt++)
+        {
+            var plan = db.GetPlan(sql);
+            try
+            {
+                return new QueryExecution(db, plan, ownedByReader);
+            }
+            catch (SharcException) when (attempt < MaxSchemaRetries && !db.IsCurrent(plan))
+            {
+            }
+        }
+    }
+
     /// <summary>How many times a statement is planned again for schema changes that keep racing it (SQLite's SQLITE_MAX_SCHEMA_RETRY).</summary>
     public const int MaxSchemaRetries = 50;
 
