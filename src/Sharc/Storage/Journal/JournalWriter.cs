@@ -17,6 +17,8 @@ internal sealed class JournalWriter : IDisposable
     private static ReadOnlySpan<byte> Magic => [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
 
     private readonly IStorageFile _file;
+    private readonly IStorageSystem _fs;
+    private bool _entryDurable;
     private readonly int _pageSize;
     private readonly uint _originalPageCount;
     private readonly byte[] _record;
@@ -31,6 +33,7 @@ internal sealed class JournalWriter : IDisposable
     public JournalWriter(IStorageSystem fs, string path, int pageSize, uint originalPageCount, PageCodec? codec = null, byte[]? record = null)
     {
         Path = path;
+        _fs = fs;
         _file = fs.Open(path, create: true);
         _file.SetLength(0);
         _pageSize = pageSize;
@@ -91,15 +94,28 @@ internal sealed class JournalWriter : IDisposable
             // Nothing new to seal. The first header must still be durable: with a count of 0 it restores the
             // original size, undoing pages a spill appended past the end. A later segment stays open, so a reader
             // (Sharc's stops at a count of 0) never meets an empty segment before a full one.
-            if (_segment == 0) _file.Sync();
+            if (_segment == 0) Sync();
             return;
         }
-        _file.Sync();
+        Sync();
         Span<byte> count = stackalloc byte[4];
         BinaryPrimitives.WriteUInt32BigEndian(count, (uint)_segmentRecords);
         _file.Write(count, _segment + 8);
         _file.Sync();
         _sealed = true;
+    }
+
+    /// <summary>
+    /// Syncs the journal; the first time, its directory too. The journal file is new: until the directory entry is
+    /// durable a power failure can lose the whole file, and with it the way back for pages the commit then
+    /// overwrites (SQLite syncs the directory at a new journal's first sync for the same reason).
+    /// </summary>
+    private void Sync()
+    {
+        _file.Sync();
+        if (_entryDurable) return;
+        _fs.SyncDirectory(Path);
+        _entryDurable = true;
     }
 
     /// <summary>

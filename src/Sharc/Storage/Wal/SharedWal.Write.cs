@@ -147,8 +147,17 @@ internal sealed partial class SharedWal
             _logHeader = new WalHeader(true, !BitConverter.IsLittleEndian, seq, salt1, (uint)Random.Shared.NextInt64(0, 1L << 32));
             (_sum0, _sum1) = WalIndex.WriteHeader(file, _logHeader, _pageSize);
             file.Sync();
+            if (!_entryDurable)
+            {
+                // This connection may have created the -wal: its directory entry must be durable before commits
+                // live only in it (SQLite syncs the directory at the first sync of a -wal it opened with O_CREAT).
+                _fs.SyncDirectory(Path);
+                _entryDurable = true;
+            }
         }
     }
+
+    private bool _entryDurable;
 
     /// <summary>
     /// SQLite's walRestartHdr, under the write lock and read locks 1..4: the log starts over at frame 1 with the first

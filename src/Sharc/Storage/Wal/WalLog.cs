@@ -181,6 +181,7 @@ internal sealed class WalLog : IWalLog
     }
 
     private uint _pendingDbSize;
+    private bool _entryPending;
 
     /// <summary>
     /// A fresh log: checkpoint sequence and first salt one past the previous log's, a new random second salt (so frames
@@ -188,7 +189,11 @@ internal sealed class WalLog : IWalLog
     /// </summary>
     private void StartNewLog()
     {
-        _file ??= _fs.Open(Path, create: true);
+        if (_file is null)
+        {
+            _file = _fs.Open(Path, create: true);
+            _entryPending = true;
+        }
         uint seq = _hadHeader ? _lastCheckpointSequence + 1 : 0;
         uint salt1 = _hadHeader ? _lastSalt1 + 1 : (uint)Random.Shared.NextInt64(0, 1L << 32);
         uint salt2 = (uint)Random.Shared.NextInt64(0, 1L << 32);
@@ -201,6 +206,12 @@ internal sealed class WalLog : IWalLog
         }
         var (s0, s1) = WalIndex.WriteHeader(_file, h, _pageSize);
         _file.Sync();
+        if (_entryPending)
+        {
+            // A new -wal file's directory entry must be durable before commits live only in it (as SQLite does).
+            _fs.SyncDirectory(Path);
+            _entryPending = false;
+        }
         _header = h;
         Remember(h);
         _committedEnd = _pendingEnd = WalIndex.HeaderSize;
