@@ -25,18 +25,18 @@ internal sealed partial class BTreeCursor
     }
 
     /// <summary>
-    /// <see cref="TrySearchInt64(ref Frame, long, out int, out double, out double)"/> for an ascending one-integer key;
+    /// <see cref="TrySearchInt64(ref Frame, long, int, out int, out double, out double)"/> for an ascending one-integer key;
     /// false (nothing searched) for any other key, whose comparer the caller's binary search uses.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool TrySearchInt64<TComparer>(ref TComparer comparer, ref Frame f, out int lowerBound, out double childLow, out double childHigh)
+    private bool TrySearchInt64<TComparer>(ref TComparer comparer, ref Frame f, int from, out int lowerBound, out double childLow, out double childHigh)
         where TComparer : struct, IRecordComparer
     {
         lowerBound = 0;
         childLow = childHigh = 0;
         if (typeof(TComparer) != typeof(Int64KeyComparer)) return false;
         ref Int64KeyComparer integer = ref Unsafe.As<TComparer, Int64KeyComparer>(ref comparer);
-        return !integer.Descending && TrySearchInt64(ref f, integer.Key, out lowerBound, out childLow, out childHigh);
+        return !integer.Descending && TrySearchInt64(ref f, integer.Key, from, out lowerBound, out childLow, out childHigh);
     }
 
     /// <summary>Compares the leading integer of index cell <paramref name="index"/> with <paramref name="key"/> (ascending).</summary>
@@ -98,10 +98,11 @@ internal sealed partial class BTreeCursor
     /// count. Skewed keys still end in the binary search, at most about twice its probes. The range comes from the
     /// parent's separators around this page (<see cref="Frame.HintLow"/>), or else from the page's own first and last
     /// cells; it only steers the search, which is exact whatever it says. <paramref name="childLow"/> and
-    /// <paramref name="childHigh"/> bound the keys of the child the answer descends into, for its own search. False
-    /// when a cell is not of the shape read in place (the caller then searches the general way).
+    /// <paramref name="childHigh"/> bound the keys of the child the answer descends into, for its own search. Cells
+    /// before <paramref name="from"/> are known to be below the key (a seek that starts from a held page). False when
+    /// a cell is not of the shape read in place (the caller then searches the general way).
     /// </summary>
-    private bool TrySearchInt64(ref Frame f, long key, out int lowerBound, out double childLow, out double childHigh)
+    private bool TrySearchInt64(ref Frame f, long key, int from, out int lowerBound, out double childLow, out double childHigh)
     {
         lowerBound = 0;
         childLow = childHigh = 0;
@@ -119,9 +120,14 @@ internal sealed partial class BTreeCursor
         double low = f.HintLow, high = f.HintHigh;
         // Keys spread evenly between exclusive bounds L and H sit at L + 1 + i for cell i of n = H - L - 1.
         double at = ((double)key - low) / (high - low) * (n + 1) - 1;
-        int probe0 = at >= n - 1 ? n - 1 : at > 0 ? (int)at : 0;
         // Invariant: cells before lo are below the key (the last of them is `low`), cells from hi on are not (`high`).
-        int lo = 0, hi = n;
+        int lo = from, hi = n;
+        if (lo >= hi)
+        {
+            lowerBound = hi;
+            return true;
+        }
+        int probe0 = at >= n - 1 ? n - 1 : at > lo ? (int)at : lo;
         if (!TryReadLeadingInt64(ref f, probe0, out v)) return false;
         if (v >= key)
         {

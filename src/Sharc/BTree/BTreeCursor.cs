@@ -279,12 +279,16 @@ internal sealed partial class BTreeCursor : IDisposable
             bounded = false;
             var span = f.Page.Span;
             int lo = 0, hi = f.Header.CellCount;
-            if (from > 0)
+            if (TrySearchInt64(ref comparer, ref f, from, out int bound, out childLow, out childHigh))
+            {
+                lo = hi = bound;
+                bounded = true;
+            }
+            else if (from > 0)
             {
                 // Every cell before `from` is below the key: gallop forward from there (1, 2, 4… cells), so a key a
                 // child or two ahead costs two or three probes, then binary-search the last stride.
                 lo = from;
-                from = 0;
                 for (int step = 1; lo + step - 1 < hi; step <<= 1)
                 {
                     int probe = lo + step - 1;
@@ -296,17 +300,13 @@ internal sealed partial class BTreeCursor : IDisposable
                     lo = probe + 1;
                 }
             }
-            if (lo == 0 && TrySearchInt64(ref comparer, ref f, out int bound, out childLow, out childHigh))
-            {
-                lo = hi = bound;
-                bounded = true;
-            }
             while (lo < hi)
             {
                 int mid = (lo + hi) >>> 1;
                 if (Probe(ref comparer, ref f, span, mid) < 0) lo = mid + 1;
                 else hi = mid;
             }
+            from = 0;
             f.Index = lo;
             if (f.Header.IsLeaf)
             {
