@@ -12,7 +12,8 @@ namespace Sharc.Benchmarks.Graph;
 /// Sharc: <see cref="NodeCursor.TrySeek(long)"/> + <see cref="NodeCursor.RowId"/>). <c>OneHop</c>: every outgoing
 /// edge of a node, reading the neighbour and the edge rowid (SQLite: prepared
 /// <c>SELECT target_key, id FROM _relations WHERE source_key = $k</c>, a covering-index range; Sharc:
-/// <see cref="EdgeCursor"/> Reset + MoveNext). SQLite tuned (exclusive lock held, the baseline) and default.
+/// <see cref="EdgeCursor"/> Reset + MoveNext). SQLite tuned (exclusive lock held, the baseline) and default; Sharc
+/// opened with <c>ReadLocking = false</c>, the twin of the baseline.
 /// </summary>
 [MemoryDiagnoser]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
@@ -46,7 +47,9 @@ public class GraphLookupBenchmarks
         Engines.RequirePlan(_conn, NodeSql, "INDEX sqlite_autoindex__concepts_1", ("$k", 1L));
         Engines.RequirePlan(_conn, EdgeSql, "COVERING INDEX _relations_out", ("$k", 1L));
 
-        _db = Engines.OpenSharc(path, StorageKind.File);
+        // The baseline holds SQLite's exclusive lock (no lock per statement); Sharc likewise reads without a SHARED
+        // lock per seek (ReadLocking = false), as the BFS and path suites do.
+        _db = SharcDatabase.Open(path, new SharcOpenOptions { ReadLocking = false });
         var graph = new SharcGraph(_db);
         _nodeCursor = graph.PrepareNodeLookup();
         _edgeCursor = graph.PrepareEdges(GraphDirection.Out);

@@ -269,6 +269,7 @@ public partial class SharcDataReader
     private long ReadLastFieldAsInteger()
     {
         var payload = _cursor.GetPayload(_cursor.PayloadSize);
+        if (SerialType.TryReadLastInteger(payload, out long rowId)) return rowId;
         _layout.HeaderSize(payload);
         return LastFieldInteger(_layout, payload, _cursor.CurrentPage);
     }

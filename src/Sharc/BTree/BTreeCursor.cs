@@ -21,6 +21,12 @@ internal sealed partial class BTreeCursor : IDisposable
         public BTreePageHeader Header;
         /// <summary>Leaf: the current cell. Interior: the child being walked (CellCount means the right child).</summary>
         public int Index;
+        /// <summary>
+        /// Integer seeks: exclusive bounds of the page's leading keys (its parent's separators around it, or its first
+        /// and last keys), when <see cref="Hinted"/>; they steer the search's first probe (BTreeCursor.Int64.cs).
+        /// </summary>
+        public double HintLow, HintHigh;
+        public bool Hinted;
     }
 
     private readonly IPageSource _source;
@@ -251,6 +257,9 @@ internal sealed partial class BTreeCursor : IDisposable
         BeginWalk();
         uint page = _root;
         int from = 0;
+        // The keys below the separators an integer search ended between, for the child's own search.
+        double childLow = 0, childHigh = 0;
+        bool bounded = false;
         if (SeekNearby && _held > 1)
         {
             int level = NearbyLevel(ref comparer, out from);
@@ -261,18 +270,29 @@ internal sealed partial class BTreeCursor : IDisposable
         while (true)
         {
             ref Frame f = ref Push(page);
+            if (bounded && !f.Hinted)
+            {
+                f.HintLow = childLow;
+                f.HintHigh = childHigh;
+                f.Hinted = true;
+            }
+            bounded = false;
             var span = f.Page.Span;
             int lo = 0, hi = f.Header.CellCount;
-            if (from > 0)
+            if (TrySearchInt64(ref comparer, ref f, from, out int bound, out childLow, out childHigh))
+            {
+                lo = hi = bound;
+                bounded = true;
+            }
+            else if (from > 0)
             {
                 // Every cell before `from` is below the key: gallop forward from there (1, 2, 4… cells), so a key a
                 // child or two ahead costs two or three probes, then binary-search the last stride.
                 lo = from;
-                from = 0;
                 for (int step = 1; lo + step - 1 < hi; step <<= 1)
                 {
                     int probe = lo + step - 1;
-                    if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, probe)) >= 0)
+                    if (Probe(ref comparer, ref f, span, probe) >= 0)
                     {
                         hi = probe;
                         break;
@@ -283,9 +303,10 @@ internal sealed partial class BTreeCursor : IDisposable
             while (lo < hi)
             {
                 int mid = (lo + hi) >>> 1;
-                if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, mid)) < 0) lo = mid + 1;
+                if (Probe(ref comparer, ref f, span, mid) < 0) lo = mid + 1;
                 else hi = mid;
             }
+            from = 0;
             f.Index = lo;
             if (f.Header.IsLeaf)
             {
@@ -334,19 +355,19 @@ internal sealed partial class BTreeCursor : IDisposable
             _depth = level;
             var span = f.Page.Span;
             // Forward seeks mostly fail on the last entry (the key lies beyond this page), so it is probed first.
-            if (comparer.CompareRecordToKey(ProbeRecord(ref f, span, n - 1)) < 0)
+            if (Probe(ref comparer, ref f, span, n - 1) < 0)
             {
                 beyondBelow = true;
                 continue;
             }
             // Beyond the whole held page below, the key is past everything before this page's subtree (that page is in
             // it), so the first entry need not be probed.
-            if (beyondBelow || comparer.CompareRecordToKey(ProbeRecord(ref f, span, 0)) < 0)
+            if (beyondBelow || Probe(ref comparer, ref f, span, 0) < 0)
             {
                 // The held child (f.Index) lies wholly below the key only on an interior page walked into it. On the
                 // leaf, an ascending seek usually lands past the entry held: probed, it narrows the search to the rest.
                 if (!f.Header.IsLeaf) from = beyondBelow ? child : 0;
-                else from = child > 0 && child < n - 1 && comparer.CompareRecordToKey(ProbeRecord(ref f, span, child)) < 0 ? child + 1 : 0;
+                else from = child > 0 && child < n - 1 && Probe(ref comparer, ref f, span, child) < 0 ? child + 1 : 0;
                 return level;
             }
             beyondBelow = false;
@@ -516,6 +537,7 @@ internal sealed partial class BTreeCursor : IDisposable
         f.Page = pr;
         f.Header = header;
         f.Index = 0;
+        f.Hinted = false;
         _held = level + 1;
         _depth = level;
         return ref f;

@@ -14,6 +14,12 @@ internal struct Int64KeyComparer(KeyComparer general) : IRecordComparer
     private readonly long _key = general.Key[0].Integer;
     private readonly bool _descending = general.Descending[0];
 
+    /// <summary>The integer sought.</summary>
+    public readonly long Key => _key;
+
+    /// <summary>True when the key column sorts descending.</summary>
+    public readonly bool Descending => _descending;
+
     /// <summary>True when <paramref name="comparer"/>'s key is this comparer's kind: one integer value.</summary>
     public static bool Serves(in KeyComparer comparer) => comparer.KeyCount == 1 && comparer.Key[0].Type == SharcColumnType.Integer;
 

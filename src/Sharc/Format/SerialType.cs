@@ -50,6 +50,32 @@ internal static class SerialType
         _ => 0,
     };
 
+    /// <summary>
+    /// The last field of <paramref name="record"/> when it is an integer and the header is short: a one-byte header
+    /// size and one-byte serial types (an index entry's trailing rowid, nearly always). False for anything else, which
+    /// the caller decodes the general way (and checks).
+    /// </summary>
+    public static bool TryReadLastInteger(ReadOnlySpan<byte> record, out long value)
+    {
+        value = 0;
+        if (record.Length < 2) return false;
+        int header = record[0];
+        if (header < 2 || header >= 0x80 || header > record.Length) return false;
+        int body = header;
+        for (int i = 1; i < header - 1; i++)
+        {
+            int type = record[i];
+            if (type >= 0x80 || type is 10 or 11) return false;
+            body += (int)ContentSize(type);
+        }
+        int last = record[header - 1];
+        if (!IsInteger(last)) return false;
+        int size = FixedSizes[last];
+        if (body + size != record.Length) return false;
+        value = ReadInteger(last, record.Slice(body, size));
+        return true;
+    }
+
     /// <summary>Decodes a serial type 7 value.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static double ReadReal(ReadOnlySpan<byte> b) => BinaryPrimitives.ReadDoubleBigEndian(b);
