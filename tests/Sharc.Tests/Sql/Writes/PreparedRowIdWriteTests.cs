@@ -42,13 +42,8 @@ public class PreparedRowIdWriteTests
     public void Prepared_updates_and_deletes_by_rowid_match_sqlite(int seed, int pageSize)
     {
         using var o = new WriteOracle(new SharcCreateOptions { PageSize = pageSize });
-        foreach (var s in Schema.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)) o.Ok(s);
         var rng = new Random(seed);
-        for (int i = 1; i <= 300; i++)
-        {
-            o.Both("INSERT OR IGNORE INTO item VALUES (?1, ?2, ?3, ?4, ?5, ?6)", i, "SKU-" + rng.Next(400), (long)rng.Next(30), rng.Next(1000) / 8.0, Note(rng), (long)rng.Next(12));
-            o.Ok("INSERT INTO plain VALUES (?1, ?2, ?3)", (long)rng.Next(20), "b" + rng.Next(200), (long)rng.Next(10));
-        }
+        Fill(o, rng);
         var prepared = Statements.Select(o.Db.Prepare).ToArray();
         try
         {
@@ -58,12 +53,7 @@ public class PreparedRowIdWriteTests
                 if (tx) o.Ok("BEGIN");
                 for (int n = 0; n < 120; n++)
                 {
-                    int k = rng.Next(Statements.Length);
-                    var args = Arguments(Statements[k], rng);
-                    var expected = o.RunSqlite(Statements[k], args);
-                    var actual = Run(o.Db, prepared[k], args);
-                    actual.Should().Be(expected.Error is not null ? "error: " + expected.Error : "changes " + expected.Changes,
-                        $"{Statements[k]} with ({string.Join(", ", args.Select(a => a?.ToString() ?? "NULL"))})");
+                    RandomStatementAgrees(o, prepared, rng);
                 }
                 if (tx) o.Ok(rng.Next(4) == 0 ? "ROLLBACK" : "COMMIT");
                 o.AssertSameContents();
@@ -81,13 +71,8 @@ public class PreparedRowIdWriteTests
     public void Prepared_updates_and_deletes_by_rowid_inside_savepoints_match_sqlite(int seed, int pageSize)
     {
         using var o = new WriteOracle(new SharcCreateOptions { PageSize = pageSize });
-        foreach (var s in Schema.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)) o.Ok(s);
         var rng = new Random(seed);
-        for (int i = 1; i <= 300; i++)
-        {
-            o.Both("INSERT OR IGNORE INTO item VALUES (?1, ?2, ?3, ?4, ?5, ?6)", i, "SKU-" + rng.Next(400), (long)rng.Next(30), rng.Next(1000) / 8.0, Note(rng), (long)rng.Next(12));
-            o.Ok("INSERT INTO plain VALUES (?1, ?2, ?3)", (long)rng.Next(20), "b" + rng.Next(200), (long)rng.Next(10));
-        }
+        Fill(o, rng);
         var prepared = Statements.Select(o.Db.Prepare).ToArray();
         try
         {
@@ -108,12 +93,7 @@ public class PreparedRowIdWriteTests
                         }
                         else if (open < 3) o.Ok($"SAVEPOINT sp{++open}");
                     }
-                    int k = rng.Next(Statements.Length);
-                    var args = Arguments(Statements[k], rng);
-                    var expected = o.RunSqlite(Statements[k], args);
-                    var actual = Run(o.Db, prepared[k], args);
-                    actual.Should().Be(expected.Error is not null ? "error: " + expected.Error : "changes " + expected.Changes,
-                        $"{Statements[k]} with ({string.Join(", ", args.Select(a => a?.ToString() ?? "NULL"))})");
+                    RandomStatementAgrees(o, prepared, rng);
                 }
                 if (open > 0 && rng.Next(2) == 0) o.Ok("ROLLBACK TO sp1");
                 o.Ok(rng.Next(4) == 0 ? "ROLLBACK" : "COMMIT");
@@ -155,6 +135,28 @@ public class PreparedRowIdWriteTests
             if (changed is not null) (changed.Value ? 1 : 0).Should().Be((int)expected.Changes, sql);
             if (n % 100 == 99) o.AssertSameContents();
         }
+    }
+
+    /// <summary>300 rows in each table, from <paramref name="rng"/>.</summary>
+    private static void Fill(WriteOracle o, Random rng)
+    {
+        foreach (var s in Schema.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)) o.Ok(s);
+        for (int i = 1; i <= 300; i++)
+        {
+            o.Both("INSERT OR IGNORE INTO item VALUES (?1, ?2, ?3, ?4, ?5, ?6)", i, "SKU-" + rng.Next(400), (long)rng.Next(30), rng.Next(1000) / 8.0, Note(rng), (long)rng.Next(12));
+            o.Ok("INSERT INTO plain VALUES (?1, ?2, ?3)", (long)rng.Next(20), "b" + rng.Next(200), (long)rng.Next(10));
+        }
+    }
+
+    /// <summary>Runs one of <see cref="Statements"/> with random arguments on both engines: same changes or same error.</summary>
+    private static void RandomStatementAgrees(WriteOracle o, PreparedQuery[] prepared, Random rng)
+    {
+        int k = rng.Next(Statements.Length);
+        var args = Arguments(Statements[k], rng);
+        var expected = o.RunSqlite(Statements[k], args);
+        var actual = Run(o.Db, prepared[k], args);
+        actual.Should().Be(expected.Error is not null ? "error: " + expected.Error : "changes " + expected.Changes,
+            $"{Statements[k]} with ({string.Join(", ", args.Select(a => a?.ToString() ?? "NULL"))})");
     }
 
     private static string Run(SharcDatabase db, PreparedQuery statement, object?[] args)
