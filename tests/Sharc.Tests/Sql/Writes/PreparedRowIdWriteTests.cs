@@ -7,7 +7,7 @@ namespace Sharc.Tests.Sql.Writes;
 /// Prepared UPDATE and DELETE by rowid (which go straight to the writer) and the row API's Update, against SQLite on a
 /// table with a UNIQUE text key, a NOCASE text index, a multi-column index and a partial UNIQUE index: seeded random
 /// keys and values (NULLs, case-only changes, values that leave every index as it was, UNIQUE conflicts under each OR
-/// action, keys that are not integers), in transactions that commit or roll back. Every execution must agree on
+/// action, keys that are not integers), in transactions that commit or roll back, and inside nested savepoints. Every execution must agree on
 /// changes or error; after each batch both files read the same and Sharc's passes integrity_check.
 /// </summary>
 public class PreparedRowIdWriteTests
@@ -42,13 +42,8 @@ public class PreparedRowIdWriteTests
     public void Prepared_updates_and_deletes_by_rowid_match_sqlite(int seed, int pageSize)
     {
         using var o = new WriteOracle(new SharcCreateOptions { PageSize = pageSize });
-        foreach (var s in Schema.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)) o.Ok(s);
         var rng = new Random(seed);
-        for (int i = 1; i <= 300; i++)
-        {
-            o.Both("INSERT OR IGNORE INTO item VALUES (?1, ?2, ?3, ?4, ?5, ?6)", i, "SKU-" + rng.Next(400), (long)rng.Next(30), rng.Next(1000) / 8.0, Note(rng), (long)rng.Next(12));
-            o.Ok("INSERT INTO plain VALUES (?1, ?2, ?3)", (long)rng.Next(20), "b" + rng.Next(200), (long)rng.Next(10));
-        }
+        Fill(o, rng);
         var prepared = Statements.Select(o.Db.Prepare).ToArray();
         try
         {
@@ -58,14 +53,50 @@ public class PreparedRowIdWriteTests
                 if (tx) o.Ok("BEGIN");
                 for (int n = 0; n < 120; n++)
                 {
-                    int k = rng.Next(Statements.Length);
-                    var args = Arguments(Statements[k], rng);
-                    var expected = o.RunSqlite(Statements[k], args);
-                    var actual = Run(o.Db, prepared[k], args);
-                    actual.Should().Be(expected.Error is not null ? "error: " + expected.Error : "changes " + expected.Changes,
-                        $"{Statements[k]} with ({string.Join(", ", args.Select(a => a?.ToString() ?? "NULL"))})");
+                    RandomStatementAgrees(o, prepared, rng);
                 }
                 if (tx) o.Ok(rng.Next(4) == 0 ? "ROLLBACK" : "COMMIT");
+                o.AssertSameContents();
+            }
+        }
+        finally
+        {
+            foreach (var p in prepared) p.Dispose();
+        }
+    }
+
+    [Theory]
+    [InlineData(11, 4096)]
+    [InlineData(12, 512)]
+    public void Prepared_updates_and_deletes_by_rowid_inside_savepoints_match_sqlite(int seed, int pageSize)
+    {
+        using var o = new WriteOracle(new SharcCreateOptions { PageSize = pageSize });
+        var rng = new Random(seed);
+        Fill(o, rng);
+        var prepared = Statements.Select(o.Db.Prepare).ToArray();
+        try
+        {
+            for (int batch = 0; batch < 8; batch++)
+            {
+                // An outer savepoint or BEGIN, then nested savepoints each rolled back to or released after a run of
+                // statements: the writer's in-place row and index rewrites must undo to the savepoint's image exactly.
+                o.Ok(rng.Next(2) == 0 ? "BEGIN" : "SAVEPOINT outer0");
+                int open = 0;
+                for (int n = 0; n < 160; n++)
+                {
+                    if (n % 20 == 0)
+                    {
+                        if (open > 0 && rng.Next(2) == 0)
+                        {
+                            if (rng.Next(2) == 0) o.Ok($"ROLLBACK TO sp{open}");
+                            o.Ok($"RELEASE sp{open--}");
+                        }
+                        else if (open < 3) o.Ok($"SAVEPOINT sp{++open}");
+                    }
+                    RandomStatementAgrees(o, prepared, rng);
+                }
+                if (open > 0 && rng.Next(2) == 0) o.Ok("ROLLBACK TO sp1");
+                o.Ok(rng.Next(4) == 0 ? "ROLLBACK" : "COMMIT");
                 o.AssertSameContents();
             }
         }
@@ -104,6 +135,28 @@ public class PreparedRowIdWriteTests
             if (changed is not null) (changed.Value ? 1 : 0).Should().Be((int)expected.Changes, sql);
             if (n % 100 == 99) o.AssertSameContents();
         }
+    }
+
+    /// <summary>300 rows in each table, from <paramref name="rng"/>.</summary>
+    private static void Fill(WriteOracle o, Random rng)
+    {
+        foreach (var s in Schema.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)) o.Ok(s);
+        for (int i = 1; i <= 300; i++)
+        {
+            o.Both("INSERT OR IGNORE INTO item VALUES (?1, ?2, ?3, ?4, ?5, ?6)", i, "SKU-" + rng.Next(400), (long)rng.Next(30), rng.Next(1000) / 8.0, Note(rng), (long)rng.Next(12));
+            o.Ok("INSERT INTO plain VALUES (?1, ?2, ?3)", (long)rng.Next(20), "b" + rng.Next(200), (long)rng.Next(10));
+        }
+    }
+
+    /// <summary>Runs one of <see cref="Statements"/> with random arguments on both engines: same changes or same error.</summary>
+    private static void RandomStatementAgrees(WriteOracle o, PreparedQuery[] prepared, Random rng)
+    {
+        int k = rng.Next(Statements.Length);
+        var args = Arguments(Statements[k], rng);
+        var expected = o.RunSqlite(Statements[k], args);
+        var actual = Run(o.Db, prepared[k], args);
+        actual.Should().Be(expected.Error is not null ? "error: " + expected.Error : "changes " + expected.Changes,
+            $"{Statements[k]} with ({string.Join(", ", args.Select(a => a?.ToString() ?? "NULL"))})");
     }
 
     private static string Run(SharcDatabase db, PreparedQuery statement, object?[] args)
