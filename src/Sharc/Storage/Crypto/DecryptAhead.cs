@@ -6,14 +6,17 @@ namespace Sharc.Storage.Crypto;
 /// </summary>
 /// <remarks>
 /// <para>A window of <see cref="Depth"/> pages after the last miss is shared by the reader and one helper: whoever
-/// claims a page decrypts it into one of the window's own buffers; the reader copies a finished page into the cache.
-/// While the page it needs is still being decrypted, the reader decrypts the next unclaimed one rather than wait idle.
+/// claims pages decrypts them into the window's own buffers; the reader copies a finished page into the cache. A
+/// claim takes up to eight pages, whose HMACs are computed side by side where the codec can
+/// (<see cref="PageCodec.DecryptsInBatches"/>): then a reader whose page nobody claimed takes it with the window's
+/// unclaimed pages in one batch, and the helper waits until half a batch is free. While the page it needs is still
+/// being decrypted, the reader decrypts the next unclaimed ones rather than wait idle.
 /// Failures are never reported from the helper: a page it could not read or authenticate is left for the reader,
 /// which reads it again and throws the typed error itself.</para>
 /// <para>A finished page carries the read epoch it was claimed in (<see cref="IReadAheadSource.ReadEpoch"/>, which
 /// changes whenever a read session begins or ends). It is used only while that epoch lasts: the session that held the
 /// shared lock when the page was claimed then held it through the read, so no page from another commit is mixed in.
-/// The buffers are allocated once; steady state allocates nothing.</para>
+/// The buffers are allocated at their first use; steady state allocates nothing.</para>
 /// </remarks>
 internal sealed class DecryptAhead : IThreadPoolWorkItem
 {
@@ -28,6 +31,9 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
 
     /// <summary>Failed: the helper could not read or authenticate the page; it stays claimed so nobody retries it.</summary>
     private enum State : byte { Free, Working, Ready, Failed }
+
+    // One core: no helper (it would only take turns with the reader); the reader still decrypts in batches.
+    private static readonly bool s_helpers = Environment.ProcessorCount > 1;
 
     private readonly IReadAheadSource _source;
     private readonly PageCodec _codec;
@@ -70,10 +76,11 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
             if (_front != page)
             {
                 _front = page;
-                // A lingering helper has new pages to claim.
-                if (_running) Monitor.PulseAll(_gate);
+                // A lingering helper is woken only when it has a run to claim: a wake-up per page costs a context
+                // switch each, about what authenticating a page in a batch costs.
+                if (_running && HasUnclaimed(_source.ReadEpoch)) Monitor.PulseAll(_gate);
             }
-            if (sequential && !_running && HasUnclaimed(_source.ReadEpoch))
+            if (sequential && !_running && s_helpers && HasUnclaimed(_source.ReadEpoch))
             {
                 _running = true;
                 ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
