@@ -40,8 +40,9 @@ internal sealed partial class FilePageSource : IPageSource, IReadAheadSource
         if (codec is not null)
         {
             _decrypting = new EncryptedFile(OsStorage.Wrap(file), codec);
-            // A second core authenticates and decrypts the pages a sequential scan will want next.
-            if (Environment.ProcessorCount > 1) _ahead = new DecryptAhead(this, codec);
+            // A second core authenticates and decrypts the pages a sequential scan will want next; where pages
+            // authenticate in batches, the reader batches them too, on one core as well.
+            if (Environment.ProcessorCount > 1 || codec.DecryptsInBatches) _ahead = new DecryptAhead(this, codec);
         }
         // Locking only makes sense for the live file: a WAL snapshot or a journal overlay is fixed at open.
         if (readLocking && wal is null && journal is null) _readLock = new FileLock(file);

@@ -226,6 +226,62 @@ public sealed class EncryptedPageTests : IDisposable
         bytes.Should().Be(0);
     }
 
+    [Fact]
+    public void HeaderReadOfUnchangedPage1_ReadsOnlyItsReservedTail_AndARewriteIsDecryptedAgain()
+    {
+        using var k = SharcEncryptionKey.FromRawKey(Enumerable.Range(0, 32).Select(i => (byte)(i * 3 + 2)).ToArray());
+        using var codec = PageCodec.Create(k, Fast, default);
+        var image = new ImageFile(4096);
+        // Two connections to one file: one writes page 1, the other reads its header at each read session.
+        var writer = new EncryptedFile(image, codec);
+        var reader = new EncryptedFile(image, codec);
+        var page1 = new byte[4096];
+        "SQLite format 3\0"u8.CopyTo(page1);
+        BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(24), 1);
+        writer.Write(page1, 0);
+        var header = new byte[100];
+
+        reader.Read(header, 0).Should().Be(100);
+        BinaryPrimitives.ReadUInt32BigEndian(header.AsSpan(24)).Should().Be(1u);
+        image.BytesRead = 0;
+        reader.Read(header, 0).Should().Be(100);
+        image.BytesRead.Should().Be(codec.Reserve, "page 1 is unchanged, which its IV and HMAC show");
+        BinaryPrimitives.ReadUInt32BigEndian(header.AsSpan(24)).Should().Be(1u);
+
+        BinaryPrimitives.WriteUInt32BigEndian(page1.AsSpan(24), 2);
+        writer.Write(page1, 0);
+        reader.Read(header, 0).Should().Be(100);
+        BinaryPrimitives.ReadUInt32BigEndian(header.AsSpan(24)).Should().Be(2u, "the rewrite has a fresh IV, so it is read and decrypted again");
+
+        // A tail forged onto other content fails authentication rather than being served from the last decryption.
+        image.Bytes[200] ^= 1;
+        image.Bytes[4095] ^= 1;
+        var act = () => reader.Read(header, 0);
+        act.Should().Throw<SharcCryptoException>();
+    }
+
+    /// <summary>A file in memory that counts the bytes read from it; never closed (the tests share it).</summary>
+    private sealed class ImageFile(int length) : IStorageFile
+    {
+        public byte[] Bytes { get; } = new byte[length];
+        public long BytesRead { get; set; }
+        public long Length => Bytes.Length;
+        public Microsoft.Win32.SafeHandles.SafeFileHandle? Handle => null;
+
+        public int Read(Span<byte> buffer, long offset)
+        {
+            int n = (int)Math.Max(0, Math.Min(buffer.Length, Bytes.Length - offset));
+            Bytes.AsSpan((int)offset, n).CopyTo(buffer);
+            BytesRead += n;
+            return n;
+        }
+
+        public void Write(ReadOnlySpan<byte> data, long offset) => data.CopyTo(Bytes.AsSpan((int)offset));
+        public void SetLength(long length) { }
+        public void Sync() { }
+        public void Dispose() { }
+    }
+
     private sealed class NullFile : IStorageFile
     {
         public long Length => 0;

@@ -6,25 +6,34 @@ namespace Sharc.Storage.Crypto;
 /// </summary>
 /// <remarks>
 /// <para>A window of <see cref="Depth"/> pages after the last miss is shared by the reader and one helper: whoever
-/// claims a page decrypts it into one of the window's own buffers; the reader copies a finished page into the cache.
-/// While the page it needs is still being decrypted, the reader decrypts the next unclaimed one rather than wait idle.
+/// claims pages decrypts them into the window's own buffers; the reader copies a finished page into the cache. A
+/// claim takes up to eight pages, whose HMACs are computed side by side where the codec can
+/// (<see cref="PageCodec.DecryptsInBatches"/>): then a reader whose page nobody claimed takes it with the window's
+/// unclaimed pages in one batch, and the helper waits until half a batch is free. While the page it needs is still
+/// being decrypted, the reader decrypts the next unclaimed ones rather than wait idle.
 /// Failures are never reported from the helper: a page it could not read or authenticate is left for the reader,
 /// which reads it again and throws the typed error itself.</para>
 /// <para>A finished page carries the read epoch it was claimed in (<see cref="IReadAheadSource.ReadEpoch"/>, which
 /// changes whenever a read session begins or ends). It is used only while that epoch lasts: the session that held the
 /// shared lock when the page was claimed then held it through the read, so no page from another commit is mixed in.
-/// The buffers are allocated once; steady state allocates nothing.</para>
+/// The buffers are allocated at their first use; steady state allocates nothing.</para>
 /// </remarks>
 internal sealed class DecryptAhead : IThreadPoolWorkItem
 {
     /// <summary>Pages decrypted ahead of the reader at most.</summary>
-    public const int Depth = 8;
+    public const int Depth = 16;
+
+    /// <summary>Pages one claim takes at most: a batch whose HMACs are computed side by side.</summary>
+    private const int MaxRun = HmacSha512x8.Lanes;
 
     /// <summary>How long an idle helper waits for the reader's next miss before it leaves (a scan's pages come faster).</summary>
     private static readonly TimeSpan Linger = TimeSpan.FromMilliseconds(2);
 
     /// <summary>Failed: the helper could not read or authenticate the page; it stays claimed so nobody retries it.</summary>
     private enum State : byte { Free, Working, Ready, Failed }
+
+    // One core: no helper (it would only take turns with the reader); the reader still decrypts in batches.
+    private static readonly bool s_helpers = Environment.ProcessorCount > 1;
 
     private readonly IReadAheadSource _source;
     private readonly PageCodec _codec;
@@ -34,6 +43,10 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
     private readonly long[] _epochs = new long[Depth];
     private readonly State[] _states = new State[Depth];
     private readonly bool[] _byHelper = new bool[Depth];
+    // One batch for the reader and one for the helper, which may decrypt at the same time.
+    private readonly Batch _readerBatch = new(), _helperBatch = new();
+    // The helper waits for a run this long where runs are batched (one page a batch costs as much as a full batch).
+    private readonly int _helperMinRun;
     private uint _front;
     private uint _lastMiss = uint.MaxValue - 1;
     private bool _running;
@@ -43,7 +56,7 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
     {
         _source = source;
         _codec = codec;
-        for (int i = 0; i < Depth; i++) _buffers[i] = new byte[codec.PageSize];
+        _helperMinRun = codec.DecryptsInBatches ? MaxRun / 2 : 1;
     }
 
     /// <summary>
@@ -63,10 +76,11 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
             if (_front != page)
             {
                 _front = page;
-                // A lingering helper has new pages to claim.
-                if (_running) Monitor.PulseAll(_gate);
+                // A lingering helper is woken only when it has a run to claim: a wake-up per page costs a context
+                // switch each, about what authenticating a page in a batch costs.
+                if (_running && HasUnclaimed(_source.ReadEpoch)) Monitor.PulseAll(_gate);
             }
-            if (sequential && !_running && HasUnclaimed(_source.ReadEpoch))
+            if (sequential && !_running && s_helpers && HasUnclaimed(_source.ReadEpoch))
             {
                 _running = true;
                 ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
@@ -83,9 +97,16 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
                     else TakenFromReader++;
                     return true;
                 }
-                if (!ours || _states[slot] != State.Working) return false;
-                // The helper is on it: decrypt the next page meanwhile, or wait when the window is all taken.
-                if (!DecryptOne(byHelper: false)) Monitor.Wait(_gate);
+                if (ours && _states[slot] == State.Working)
+                {
+                    // The helper is on it: decrypt the next pages meanwhile, or wait when the window is all taken.
+                    if (DecryptRun(_readerBatch, byHelper: false, withFront: false, minRun: 1) == 0) Monitor.Wait(_gate);
+                    continue;
+                }
+                // Nobody has it: where pages authenticate in batches, the reader takes its page and the window's
+                // unclaimed ones in one batch (a sequential scan on one core then pays a batch's cost per MaxRun pages).
+                if (ours || !sequential || !_codec.DecryptsInBatches) return false;
+                if (DecryptRun(_readerBatch, byHelper: false, withFront: true, minRun: 1) == 0 || !_readerBatch.HadFront) return false;
             }
         }
     }
@@ -103,7 +124,7 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
             {
                 while (!_disposed)
                 {
-                    if (DecryptOne(byHelper: true)) continue;
+                    if (DecryptRun(_helperBatch, byHelper: true, withFront: false, minRun: _helperMinRun) > 0) continue;
                     uint front = _front;
                     if (!Monitor.Wait(_gate, Linger) && _front == front) break;
                 }
@@ -117,62 +138,97 @@ internal sealed class DecryptAhead : IThreadPoolWorkItem
     }
 
     /// <summary>
-    /// Under the gate: claims the first unclaimed page of the window and decrypts it with the gate released. False
-    /// when there was none.
+    /// Under the gate: claims up to <see cref="MaxRun"/> unclaimed pages of the window (with the reader's own page
+    /// first when <paramref name="withFront"/>), at least <paramref name="minRun"/>, and reads, authenticates and
+    /// decrypts them with the gate released. Returns how many were claimed.
     /// </summary>
-    private bool DecryptOne(bool byHelper)
+    private int DecryptRun(Batch batch, bool byHelper, bool withFront, int minRun)
     {
         long epoch = _source.ReadEpoch;
-        if (!TryClaim(epoch, out int slot, out uint page)) return false;
-        bool done = false;
+        int n = Claim(epoch, batch, withFront, minRun);
+        if (n == 0) return 0;
         Monitor.Exit(_gate);
         try
         {
-            var raw = EncryptedFile.RawScratch(_codec.PageSize);
-            _source.ReadStored(page, raw);
-            _codec.Decrypt(page, raw, _buffers[slot]);
-            done = true;
-            _byHelper[slot] = byHelper;
+            for (int i = 0; i < n; i++)
+            {
+                try
+                {
+                    _source.ReadStored(batch.Pages[i], batch.Buffers[i]);
+                    batch.Read[i] = true;
+                }
+                catch (Exception)
+                {
+                    batch.Read[i] = false;
+                }
+            }
+            _codec.DecryptInPlace(batch.Pages.AsSpan(0, n), batch.Buffers, batch.Ok.AsSpan(0, n));
         }
         catch (Exception)
         {
-            // Left for the reader, which reads the page again and reports what is wrong with it.
+            batch.Ok.AsSpan(0, n).Clear();
         }
         finally
         {
             Monitor.Enter(_gate);
         }
-        _states[slot] = done ? State.Ready : State.Failed;
+        for (int i = 0; i < n; i++)
+        {
+            int slot = batch.Slots[i];
+            // A page that could not be read or authenticated is left for the reader, which reports what is wrong.
+            _states[slot] = batch.Read[i] && batch.Ok[i] ? State.Ready : State.Failed;
+            _byHelper[slot] = byHelper;
+        }
         Monitor.PulseAll(_gate);
-        return true;
+        return n;
     }
 
-    private bool HasUnclaimed(long epoch) => TryClaim(epoch, out _, out _, claim: false);
+    private bool HasUnclaimed(long epoch) => Claim(epoch, null, withFront: false, _helperMinRun) > 0;
 
-    private bool TryClaim(long epoch, out int slot, out uint page, bool claim = true)
+    /// <summary>Under the gate: claims pages of the window into <paramref name="batch"/> (or only counts them, when null).</summary>
+    private int Claim(long epoch, Batch? batch, bool withFront, int minRun)
     {
         // The window is the reader's page and the Depth - 1 after it, so its slots are distinct and the reader's own
         // slot is never handed to another page while it waits for it.
         uint last = (uint)Math.Min((long)_front + Depth - 1, _source.PageCount);
-        for (uint q = _front + 1; q <= last; q++)
+        int n = 0;
+        Span<int> slots = stackalloc int[MaxRun];
+        Span<uint> pages = stackalloc uint[MaxRun];
+        for (uint q = withFront ? _front : _front + 1; q <= last && n < MaxRun; q++)
         {
             int i = (int)(q % Depth);
             if (_states[i] == State.Working) continue;
             // Still useful: a page of the window finished (or given up) in this epoch. Anything else in the slot is stale.
             if (_states[i] is State.Ready or State.Failed && _epochs[i] == epoch && _pages[i] >= _front && _pages[i] <= last) continue;
-            if (claim)
-            {
-                _states[i] = State.Working;
-                _pages[i] = q;
-                _epochs[i] = epoch;
-            }
-            slot = i;
-            page = q;
-            return true;
+            slots[n] = i;
+            pages[n++] = q;
         }
-        slot = 0;
-        page = 0;
-        return false;
+        if (n < minRun) return 0;
+        if (batch is null) return n;
+        batch.HadFront = false;
+        for (int k = 0; k < n; k++)
+        {
+            int i = slots[k];
+            _states[i] = State.Working;
+            _pages[i] = pages[k];
+            _epochs[i] = epoch;
+            batch.Slots[k] = i;
+            batch.Pages[k] = pages[k];
+            batch.Buffers[k] = _buffers[i] ??= new byte[_codec.PageSize];
+            batch.HadFront |= pages[k] == _front;
+        }
+        return n;
+    }
+
+    /// <summary>One claimer's batch: slots, pages and their buffers (the window's), allocated once.</summary>
+    private sealed class Batch
+    {
+        public readonly int[] Slots = new int[MaxRun];
+        public readonly uint[] Pages = new uint[MaxRun];
+        public readonly byte[][] Buffers = new byte[MaxRun][];
+        public readonly bool[] Read = new bool[MaxRun];
+        public readonly bool[] Ok = new bool[MaxRun];
+        public bool HadFront;
     }
 
     /// <summary>Pages the reader took that the helper had decrypted (diagnostics: how much of the work the second core did).</summary>

@@ -109,10 +109,16 @@ internal sealed class EncryptedFile : IStorageFile
     {
         int pageSize = PageSize;
         var raw = RawScratch(pageSize);
-        if (Inner.Read(raw, 0) < pageSize) return false;
         int tail = pageSize - Codec.Reserve;
-        if (_page1Valid && raw.AsSpan(tail).SequenceEqual(_page1Raw.AsSpan(tail)) && raw.AsSpan(0, tail).SequenceEqual(_page1Raw.AsSpan(0, tail)))
-            return true;
+        // Every write of a page draws a fresh random IV and the HMAC binds it to the content, so an unchanged reserved
+        // tail (IV and HMAC) means the page we decrypted last: a read session's header check then costs what a
+        // plaintext file's does (a short read) instead of a whole page read and compared.
+        if (_page1Valid)
+        {
+            if (Inner.Read(raw.AsSpan(tail), tail) < pageSize - tail) return false;
+            if (raw.AsSpan(tail).SequenceEqual(_page1Raw.AsSpan(tail))) return true;
+        }
+        if (Inner.Read(raw, 0) < pageSize) return false;
         _page1Valid = false;
         Codec.Decrypt(1, raw, _page1Plain);
         raw.CopyTo(_page1Raw, 0);
