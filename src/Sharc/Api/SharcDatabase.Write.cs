@@ -575,7 +575,7 @@ public sealed partial class SharcDatabase
         }
     }
 
-    private static bool IsRowIdName(string name)
+    internal static bool IsRowIdName(string name)
         => SqlNameComparer.Instance.Equals(name, "rowid") || SqlNameComparer.Instance.Equals(name, "oid") || SqlNameComparer.Instance.Equals(name, "_rowid_");
 
     /// <summary>Sets some columns of the row with <paramref name="rowId"/>; false when there is no such row.</summary>

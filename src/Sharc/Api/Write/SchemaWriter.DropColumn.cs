@@ -13,8 +13,8 @@ internal sealed partial class SchemaWriter
 {
     public void DropColumn(string tableName, string columnName)
     {
-        var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
-        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {table.Name} may not be altered");
+        var table = AlterTarget(tableName, $"cannot drop column from view \"{tableName}\"");
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {Shown(table)} may not be altered");
         if (table.IsVirtual) throw new SharcException("virtual tables may not be altered");
         var column = table.FindColumn(columnName) ?? throw new SharcException($"no such column: \"{columnName}\"");
         if (column.IsPrimaryKey) throw new SharcException($"cannot drop PRIMARY KEY column: \"{column.Name}\"");

@@ -22,12 +22,14 @@ internal sealed partial class SchemaWriter
         "date", "time", "datetime", "julianday", "unixepoch", "strftime", "timediff",
     };
 
+    private const string CheckConstraints = "CHECK constraints", GeneratedColumns = "generated columns";
+
     private void CheckTableExpressions(SharcTable table)
     {
         var expressions = new List<(string Sql, string Context)>();
-        foreach (var check in table.Checks) expressions.Add((check.ExpressionSql, "CHECK constraints"));
+        foreach (var check in table.Checks) expressions.Add((check.ExpressionSql, CheckConstraints));
         foreach (var column in table.Columns)
-            if (column.GeneratedSql is { } generated) expressions.Add((generated, "generated columns"));
+            if (column.GeneratedSql is { } generated) expressions.Add((generated, GeneratedColumns));
         CheckExpressions(table, expressions);
     }
 
@@ -53,7 +55,11 @@ internal sealed partial class SchemaWriter
                         throw new SharcException($"subqueries prohibited in {context}");
                     case SqlFunctionExpr f when !f.IsWindowCall && AggregateFunctions.IsAggregate(f.Name, f.Star ? 0 : f.Arguments.Count):
                         throw new SharcException($"misuse of aggregate function {f.Name}()");
-                    case SqlFunctionExpr f when !DateTimeFunctions.Contains(f.Name)
+                    // A generated column is computed before the row has its rowid: SQLite resolves no rowid there.
+                    case SqlColumnRef c when context == GeneratedColumns && table.FindColumn(c.Name) is null && SharcDatabase.IsRowIdName(c.Name):
+                        throw new SharcException($"no such column: {(c.Table is null ? "" : c.Table + ".")}{c.Name}");
+                    // SQLite allows non-deterministic functions in CHECK constraints (its resolver exempts them).
+                    case SqlFunctionExpr f when context != CheckConstraints && !DateTimeFunctions.Contains(f.Name)
                                                 && ScalarFunctions.TryGet(f.Name, f.Arguments.Count, out var fn) && !fn.IsDeterministic:
                         throw new SharcException($"non-deterministic functions prohibited in {context}");
                 }

@@ -39,6 +39,9 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"table {def.Name} already exists");
         }
         if (!(AllowStatTables && IsStatTable(def.Name))) CheckName(def.Name);
+        // SQLite looks a column's collation up when it creates the table, not first when it compares.
+        foreach (var c in def.Columns)
+            if (!CollationCompare.TryParse(c.Collation, out _)) throw new SharcException($"no such collation sequence: {c.Collation}");
         if (def.Checks.Count > 0 || def.Columns.Exists(c => c.Generated != SharcGeneratedKind.None))
             CheckTableExpressions(def.ToSharcTable(0, sql));
         uint root = NewRoot(def.WithoutRowId ? BTreePageType.LeafIndex : BTreePageType.LeafTable);
@@ -61,11 +64,13 @@ internal sealed partial class SchemaWriter
         if (_db.Schema.FindIndex(stmt.Name) is not null || _db.Schema.FindTable(stmt.Name) is not null)
         {
             if (HasIfNotExists(sql)) return;
+            // SQLite names the kind of object already holding the name.
+            if (_db.Schema.FindIndex(stmt.Name) is null) throw new SharcException($"there is already a table named {stmt.Name}");
             throw new SharcException($"index {stmt.Name} already exists");
         }
         CheckName(stmt.Name);
         if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
-            throw new SharcException($"table {table.Name} may not be indexed");
+            throw new SharcException($"table {Shown(table)} may not be indexed");
         uint root = NewRoot(BTreePageType.LeafIndex);
         InsertSchemaRow("index", stmt.Name, table.Name, root, StoredText(sql, stmt));
         BumpCookie();
@@ -87,7 +92,7 @@ internal sealed partial class SchemaWriter
             throw new SharcException($"no such table: {name}");
         }
         if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase))
-            throw new SharcException($"table {table.Name} may not be dropped");
+            throw new SharcException($"table {Shown(table)} may not be dropped");
         var roots = table.Indexes.Where(ix => !ix.IsPrimaryKey).Select(ix => ix.RootPage).ToList();
         if (!table.IsVirtual) roots.Add(table.RootPage);
         DeleteSchemaRows(r => SqlNameComparer.Instance.Equals(r.TableName, table.Name));
@@ -114,13 +119,24 @@ internal sealed partial class SchemaWriter
     /// <summary>ALTER TABLE … ADD COLUMN: the definition is spliced into the CREATE TABLE text as SQLite does.</summary>
     public void AddColumn(string tableName, string columnDefinition)
     {
-        var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
+        var table = AlterTarget(tableName, "Cannot add a column to a view");
         if (table.IsVirtual) throw new SharcException("virtual tables may not be altered");
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {Shown(table)} may not be altered");
         string sql = table.Sql;
         int close = ColumnListEnd(sql);
         string newSql = sql[..close].TrimEnd() + ", " + columnDefinition.Trim().TrimEnd(';') + sql[close..];
-        var def = Parse(newSql, SchemaObjectKind.Table).Table!;
+        TableDefinition def;
+        try
+        {
+            def = SchemaStatementParser.Parse(newSql).Table!;
+        }
+        catch (SqlSyntaxException e)
+        {
+            // SQLite reports a bad column definition (a duplicate name, say) without a position in the spliced text.
+            throw new SharcException(e.Message, e);
+        }
         var col = def.Columns[^1];
+        if (!CollationCompare.TryParse(col.Collation, out _)) throw new SharcException($"no such collation sequence: {col.Collation}");
         if (col.InPrimaryKey) throw new SharcException("Cannot add a PRIMARY KEY column");
         if (col.IsUnique) throw new SharcException("Cannot add a UNIQUE column");
         if (col.Generated == SharcGeneratedKind.Stored) throw new SharcException("cannot add a STORED column");
@@ -143,6 +159,18 @@ internal sealed partial class SchemaWriter
         BumpCookie();
     }
 
+    /// <summary>The table an ALTER TABLE names; a view of that name is refused with <paramref name="viewMessage"/>, as SQLite refuses it.</summary>
+    private SharcTable AlterTarget(string name, string viewMessage)
+    {
+        if (_db.Schema.FindTable(name) is { } table) return table;
+        if (_db.Schema.FindView(name) is not null) throw new SharcException(viewMessage);
+        throw new SharcException($"no such table: {name}");
+    }
+
+    /// <summary>SQLite's name for a table in its messages: the schema table is "sqlite_master" however it was written.</summary>
+    private static string Shown(SharcTable table)
+        => table.Name.Equals("sqlite_schema", StringComparison.OrdinalIgnoreCase) ? "sqlite_master" : table.Name;
+
     private bool HasRows(SharcTable table)
     {
         using var cursor = new BTreeCursor(_db.Source, table.RootPage, _db.Header.UsableSize, isIndex: table.IsWithoutRowId);
@@ -155,8 +183,8 @@ internal sealed partial class SchemaWriter
     /// </summary>
     public void RenameTable(string oldName, string newName)
     {
-        var table = _db.Schema.FindTable(oldName) ?? throw new SharcException($"no such table: {oldName}");
-        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {table.Name} may not be altered");
+        var table = AlterTarget(oldName, $"view {oldName} may not be altered");
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {Shown(table)} may not be altered");
         if (_db.Schema.FindTable(newName) is not null || _db.Schema.FindIndex(newName) is not null || _db.Schema.FindView(newName) is not null)
             throw new SharcException($"there is already another table or index with this name: {newName}");
         CheckName(newName);
@@ -189,8 +217,8 @@ internal sealed partial class SchemaWriter
     /// </summary>
     public void RenameColumn(string tableName, string oldColumn, string newColumn)
     {
-        var table = _db.Schema.FindTable(tableName) ?? throw new SharcException($"no such table: {tableName}");
-        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {table.Name} may not be altered");
+        var table = AlterTarget(tableName, $"cannot rename columns of view \"{tableName}\"");
+        if (table.Name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException($"table {Shown(table)} may not be altered");
         var column = table.FindColumn(oldColumn) ?? throw new SharcException($"no such column: \"{oldColumn}\"");
         if (table.FindColumn(newColumn) is not null) throw new SharcException($"error in table {table.Name} after rename: duplicate column name: {newColumn}");
         UpdateSchemaRows(r => r.Sql is not null, r =>

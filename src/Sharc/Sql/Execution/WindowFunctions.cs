@@ -161,9 +161,16 @@ internal static class WindowFunctions
     private static void Aggregate(WindowCallIntent call, int slot, WindowPartition p, FrameBounds frame)
     {
         var acc = call.UserFactory?.Invoke() ?? AggregateFunctions.Create(call.Name, call.Arguments.Count, false, call.Collation);
-        if (acc is UserAggregateBase { CanInvert: true } && frame.Exclude == SqlFrameExclude.NoOthers)
+        // group_concat's text depends on the order rows came and went, so it slides as SQLite's does.
+        if (acc is GroupConcatAggregate concat && frame.Exclude == SqlFrameExclude.NoOthers)
         {
-            Sliding(call, acc, slot, p, frame);
+            concat.AsWindow = true;
+            Sliding(call, concat, concat, slot, p, frame);
+            return;
+        }
+        if (acc is UserAggregateBase { CanInvert: true } user && frame.Exclude == SqlFrameExclude.NoOthers)
+        {
+            Sliding(call, acc, user, slot, p, frame);
             return;
         }
         var args = new SqlValue[call.Arguments.Count];
@@ -198,14 +205,15 @@ internal static class WindowFunctions
     }
 
     /// <summary>
-    /// A user aggregate with an inverse step over frames that slide: rows entering the frame are stepped and rows
-    /// leaving it are removed with the inverse, so each row is stepped once and removed once. A frame that moves
-    /// backwards (it cannot with constant offsets) is summed afresh.
+    /// An aggregate with an inverse step over frames that slide: before each row's value, rows that left the frame
+    /// are removed with the inverse and rows entering it are stepped, so each row is stepped once and removed once.
+    /// The order is SQLite's: removals first, except for RANGE n PRECEDING AND m PRECEDING, where SQLite steps
+    /// first. A frame that moves backwards (it cannot with constant offsets) is summed afresh.
     /// </summary>
-    private static void Sliding(WindowCallIntent call, SqlAggregate acc, int slot, WindowPartition p, FrameBounds frame)
+    private static void Sliding(WindowCallIntent call, SqlAggregate acc, IInverseStep inv, int slot, WindowPartition p, FrameBounds frame)
     {
-        var inv = (UserAggregateBase)acc;
         var args = new SqlValue[call.Arguments.Count];
+        bool stepFirst = frame.Unit == SqlFrameUnit.Range && frame.StartKind == SqlFrameBoundKind.Preceding && frame.EndKind == SqlFrameBoundKind.Preceding;
         int start = 0, end = 0;
         for (int i = 0; i < p.Count; i++)
         {
@@ -215,7 +223,8 @@ internal static class WindowFunctions
                 acc.Reset();
                 start = end = s;
             }
-            for (; end < e; end++) Step(call, acc, args, p.Row(end));
+            if (stepFirst)
+                for (; end < e; end++) Step(call, acc, args, p.Row(end));
             for (; start < s && start < end; start++)
             {
                 var row = p.Row(start);
@@ -224,6 +233,7 @@ internal static class WindowFunctions
                 inv.Inverse(args);
             }
             if (start < s) start = end = s;
+            for (; end < e; end++) Step(call, acc, args, p.Row(end));
             p.Row(i)[slot] = acc.Finish();
         }
     }

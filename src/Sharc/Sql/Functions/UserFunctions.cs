@@ -165,7 +165,7 @@ internal static class UserCode
 }
 
 /// <summary>A user aggregate; one registered with an inverse step can also remove a row from its window frame.</summary>
-internal abstract class UserAggregateBase : SqlAggregate
+internal abstract class UserAggregateBase : SqlAggregate, IInverseStep
 {
     /// <summary>True when rows can be removed (the function was registered with an inverse step).</summary>
     public abstract bool CanInvert { get; }

@@ -280,7 +280,12 @@ internal sealed partial class IntentCompiler
 
     private IntentExpr Case(SqlCaseExpr c, Scope scope, Clause clause)
     {
-        if (c.Operand is SqlRowValueExpr row) Unsupported.Throw("a row value as a CASE operand", _sql, row.Start);
+        if (c.Operand is SqlRowValueExpr row)
+        {
+            // Compared with a scalar WHEN the row value is misused, as SQLite says; row-valued WHENs are not compiled.
+            if (c.Whens.Any(w => w.When is not SqlRowValueExpr r || r.Items.Count != row.Items.Count)) throw Error("row value misused", row.Start);
+            Unsupported.Throw("a row value as a CASE operand", _sql, row.Start);
+        }
         var operand = c.Operand is null ? null : Expr(c.Operand, scope, clause);
         bool collate = operand?.HasCollate ?? false;
         var arms = new CaseArm[c.Whens.Count];
@@ -486,6 +491,7 @@ internal sealed partial class IntentCompiler
         // An aggregate belongs to the level whose columns it reads; one that reads only enclosing levels' columns
         // belongs to an outer query, which this engine does not do.
         bool own = false, outer = false;
+        int outerFrame = -1;
         foreach (var a in args)
         {
             IntentRewriter.Visit(a, x =>
@@ -493,11 +499,20 @@ internal sealed partial class IntentCompiler
                 if (x is ColumnExpr col)
                 {
                     if (col.Frame == scope.Frame) own = true;
-                    else if (col.Frame < scope.Frame) outer = true;
+                    else if (col.Frame < scope.Frame) (outer, outerFrame) = (true, Math.Max(outerFrame, col.Frame));
                 }
             });
         }
-        if (outer && !own) Unsupported.Throw("aggregates over the columns of an enclosing query", _sql, f.Start);
+        if (outer && !own)
+        {
+            // The enclosing level that owns it cannot hold an aggregate in WHERE, or in ORDER BY unless it aggregates
+            // anyway: SQLite's misuse, whichever level the call sits in.
+            var owner = scope.Parent;
+            while (owner is not null && owner.Frame != outerFrame) owner = owner.Parent;
+            if (owner is { Clause: Clause.Where } || owner is { Clause: Clause.OrderBy, IsAggregate: false })
+                throw Error($"misuse of aggregate: {f.Name}()", f.Start);
+            Unsupported.Throw("aggregates over the columns of an enclosing query", _sql, f.Start);
+        }
 
         var coll = Collation.Binary;
         foreach (var a in args)

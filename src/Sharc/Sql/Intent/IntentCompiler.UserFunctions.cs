@@ -18,6 +18,15 @@ internal sealed partial class IntentCompiler
     private static Func<SqlAggregate>? UserAggregate(string name, int argc)
         => UserFunctionRegistry.Current is { IsEmpty: false } user && user.TryGetAggregate(name, argc, out var factory) ? factory : null;
 
+    /// <summary>Whether a call (not a window call) is an aggregate: a registered aggregate, or a built-in one no registered scalar hides.</summary>
+    internal static bool IsAggregateCall(SqlFunctionExpr f)
+    {
+        if (f.IsWindowCall) return false;
+        int argc = f.Star ? 0 : f.Arguments.Count;
+        if (UserAggregate(f.Name, argc) is not null) return true;
+        return AggregateFunctions.IsAggregate(f.Name, argc) && !IsUserScalar(f.Name, argc);
+    }
+
     /// <summary>A call of a registered function, or null when none of that name and argument count is registered.</summary>
     private IntentExpr? UserFunction(SqlFunctionExpr f, int argc, UserFunctionRegistry user, Scope scope, Clause clause)
     {

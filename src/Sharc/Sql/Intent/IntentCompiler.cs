@@ -83,6 +83,8 @@ internal sealed partial class IntentCompiler
             || NamedWindowUsesAggregate(core.Columns, core.Windows);
         var scope = new Scope(parent, frame, source, isAggregate);
         scope.WindowDefinitions = core.Windows;
+        // SQLite chains each WINDOW definition to its base as it parses it, used or not.
+        foreach (var definition in core.Windows) ResolveWindow(definition.Spec, scope, definition.Start);
         if (source is JoinSource join) CompileJoinConditions(join, scope);
 
         var results = CompileResults(core, scope);
@@ -382,7 +384,7 @@ internal sealed partial class IntentCompiler
     private void ExpandStar(SqlStarColumn star, Scope scope, List<RawResult> results)
     {
         var source = scope.Source;
-        if (source is null) throw Error("no tables specified", star.Start);
+        if (source is null) throw Error(star.Table is null ? "no tables specified" : $"no such table: {star.Table}", star.Start);
         if (source is JoinSource join)
         {
             ExpandJoinStar(star, scope, join, results);

@@ -137,7 +137,8 @@ internal sealed partial class SharqParser
         bool star = false, distinct = false;
         var args = new List<SqlExpr>();
         List<SqlOrderingTerm> orderBy = [];
-        if (PeekKind() == SqlTokenKind.Star && PeekKind(1) == SqlTokenKind.RightParen)
+        // SQLite's grammar shifts "(*" and then wants ")": count(*, a) fails at the comma, as there.
+        if (PeekKind() == SqlTokenKind.Star)
         {
             Next();
             star = true;

@@ -51,12 +51,13 @@ internal static class Attachments
     }
 
     /// <summary>The operand as text: an identifier's name, else the expression's value (NULL is '').</summary>
-    internal static string Text(SharcDatabase db, string sql, SqlExpr e, SqlValue[] parameters)
+    internal static string Text(SharcDatabase db, string sql, SqlExpr e, SqlValue[] parameters, string? nonTextError = null)
     {
         if (e is SqlColumnRef { Table: null } name) return name.Name;
         using var rx = RowExpressions.Compile(db, sql, [e]);
         DmlTarget.Bind(rx.Parameters, parameters);
         var v = rx.Evaluate(0);
+        if (nonTextError is not null && v.Type != SharcColumnType.Text) throw new SharcSqlException(nonTextError, sql, e.Start);
         return v.AsString() ?? "";
     }
 }

@@ -45,6 +45,7 @@ internal static class DmlChange
         var columns = KeyAndRow(update.Table, table);
         int first = columns.Count;
         foreach (var v in values) columns.Add(new SqlExprColumn(v, null));
+        if (update.From is not null) RefuseTargetInFrom(sql, update);
         var from = new SqlJoinClause(update.Table, update.From is null ? [] : FromItems(update.From)) { Start = update.Table.Start, End = update.Table.End };
 
         return db.RunSqlStatement(() =>
@@ -332,6 +333,20 @@ internal static class DmlChange
     }
 
     /// <summary>UPDATE … FROM: the FROM items are joined to the target as further comma-joined sources.</summary>
+    /// <summary>
+    /// SQLite refuses an UPDATE … FROM whose FROM clause names the target again without an alias (the two would be
+    /// one name for two cursors); an aliased second copy of the table is a self-join.
+    /// </summary>
+    private static void RefuseTargetInFrom(string sql, SqlUpdateStatement update)
+    {
+        string target = update.Table.Alias ?? update.Table.Name;
+        foreach (var item in FromItems(update.From!))
+        {
+            if (item.Source is SqlTableRef { Alias: null } r && Schema.Parsing.SqlNameComparer.Instance.Equals(r.Name, target))
+                throw new SharcSqlException($"target object/alias may not appear in FROM clause: {r.Name}", sql, r.Start);
+        }
+    }
+
     private static List<SqlJoin> FromItems(SqlJoinClause from)
     {
         var joins = new List<SqlJoin> { new(SqlJoinKind.Comma, false, from.First, null, []) { Start = from.First.Start, End = from.First.End } };

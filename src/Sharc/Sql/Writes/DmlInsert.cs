@@ -45,6 +45,8 @@ internal sealed class DmlInsert : IDisposable
         _table = DmlTarget.Resolve(db, sql, insert.Table);
         Schema = db.Schema;
         _targets = insert.Source is null ? [] : TargetColumns(sql, insert, _table);
+        // DEFAULT VALUES supplies no value for a column list (SQLite checks the names first, then the count).
+        if (insert.Source is null && insert.Columns.Count > 0) CheckCount(sql, insert, _table, TargetColumns(sql, insert, _table), 0);
         _action = insert.Conflict == SqlConflictAction.Default ? SqlConflictAction.Abort : insert.Conflict;
         // Without an OR clause each constraint resolves its conflicts by its own ON CONFLICT clause.
         _byConstraint = insert.Conflict == SqlConflictAction.Default && _table.HasConflictClauses;

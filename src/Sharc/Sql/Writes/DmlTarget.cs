@@ -71,6 +71,9 @@ internal static class DmlTarget
         {
             if (column is SqlExprColumn ec && FirstWindowCall(ec.Expr) is { } call)
                 throw new SharcSqlException($"misuse of window function {call.Name}()", sql, call.Start);
+            // Nor may an aggregate stand there: it would make the SELECT an aggregate query.
+            if (column is SqlExprColumn ac && FirstAggregateCall(ac.Expr) is { } agg)
+                throw new SharcSqlException($"misuse of aggregate function {agg.Name}()", sql, agg.Start);
         }
         var core = new SqlSelectCore(false, columns, from, where, [], null, []) { Start = statement.Start, End = statement.End };
         var select = new SqlSelectStatement(new SqlSelect(with, core, [], null, null) { Start = statement.Start, End = statement.End })
@@ -81,6 +84,13 @@ internal static class DmlTarget
             ParameterNames = statement.ParameterNames,
         };
         return RunSelect(db, sql, select, parameters, out _, planKey: cacheable ? statement : null);
+    }
+
+    private static SqlFunctionExpr? FirstAggregateCall(SqlExpr e)
+    {
+        SqlFunctionExpr? found = null;
+        AstWalker.Any(e, x => (found = x is SqlFunctionExpr f && IntentCompiler.IsAggregateCall(f) ? f : null) is not null);
+        return found;
     }
 
     private static SqlFunctionExpr? FirstWindowCall(SqlExpr e)

@@ -193,6 +193,9 @@ internal sealed class DmlUpsert : IDisposable
         foreach (var term in u.Target)
         {
             var expr = term.Expr is SqlCollateExpr c ? c.Operand : term.Expr;
+            // SQLite resolves the target's names against the table before it looks for a matching index.
+            if (expr is SqlColumnRef unknown && table.FindColumn(unknown.Name) is null && (table.IsWithoutRowId || !DmlTarget.IsRowIdName(unknown.Name)))
+                throw new SharcSqlException($"no such column: {unknown.Name}", sql, term.Start);
             if (expr is not SqlColumnRef col || table.FindColumn(col.Name) is not { } column)
                 return Unsupported.Throw<(TargetKind, SharcIndex?)>("an UPSERT target that is not a list of columns", sql, term.Start);
             ordinals.Add(column.Ordinal);

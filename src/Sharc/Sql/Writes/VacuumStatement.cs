@@ -22,8 +22,8 @@ internal static class VacuumStatement
         string? into = null;
         if (vacuum.Into is { } file)
         {
-            if (file is SqlNullLiteral) throw new SharcSqlException("non-text filename", sql, file.Start);
-            into = Attachments.Text(db, sql, file, parameters);
+            // SQLite's VACUUM INTO takes only a text value as the file name.
+            into = Attachments.Text(db, sql, file, parameters, nonTextError: "non-text filename");
         }
         try
         {

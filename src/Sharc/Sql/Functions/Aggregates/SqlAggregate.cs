@@ -21,6 +21,13 @@ internal abstract class SqlAggregate
     public abstract void Reset();
 }
 
+/// <summary>An aggregate that can remove a row it stepped, so a window frame can slide without summing afresh.</summary>
+internal interface IInverseStep
+{
+    /// <summary>Removes one row's arguments: the earliest row still stepped.</summary>
+    void Inverse(ReadOnlySpan<SqlValue> args);
+}
+
 /// <summary>
 /// An aggregate over the distinct non-NULL values of its one argument (<c>count(DISTINCT x)</c>, <c>sum(DISTINCT x)</c>
 /// …). Distinctness is SQLite's: values equal under comparison with the argument's collation (1 and 1.0 are one
