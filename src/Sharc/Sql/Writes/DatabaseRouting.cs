@@ -26,8 +26,8 @@ internal static class DatabaseRouting
                 : IsTemp(x.Schema) ? (Existing(connection, "temp") is { } temp && temp.Schema.FindTable(x.Table) is not null ? temp : null)
                 : Named(connection, x.Schema),
             SqlCreateViewStatement v => v.Temporary || v.Schema is null || IsTemp(v.Schema) ? null : Named(connection, v.Schema),
-            // A TEMP trigger on a table outside temp stays on main, which refuses it (not supported).
-            SqlCreateTriggerStatement tr => tr.Temporary || (tr.Schema is not null && IsTemp(tr.Schema)) ? (TempHolds(connection, tr.Table) ? connection.TempDatabase : null)
+            // A TEMP trigger lives in temp whatever database its table is in.
+            SqlCreateTriggerStatement tr => tr.Temporary || (tr.Schema is not null && IsTemp(tr.Schema)) ? connection.TempDatabase
                 : tr.Schema is not null ? Named(connection, tr.Schema)
                 : TempHolds(connection, tr.Table) ? connection.TempDatabase : null,
             // A registered temp view lives on the connection itself.
