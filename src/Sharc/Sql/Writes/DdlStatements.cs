@@ -94,11 +94,7 @@ internal static class DdlStatements
         if (view.Temporary && view.Schema is { } vs && !IsTemp(vs) && db.FindDatabase(vs) is not null)
             throw new SharcException("temporary table name must be unqualified");
         CheckSchemaName(db, sql, view.Schema, view.Start);
-        if ((view.Temporary || IsTemp(view.Schema)) && db.SchemaName == "main")
-        {
-            db.RegisterTempView(view.Name, view.Columns, sql[view.Query.Start..view.Query.End], view.IfNotExists);
-            return StatementOutcome.None;
-        }
+        // A TEMP view is a view of the temp database (listed in sqlite_temp_schema), routed there like a TEMP table.
         return Write(db, () => new SchemaWriter(db).CreateView(text, view.IfNotExists));
     }
 

@@ -14,6 +14,9 @@ namespace Sharc.Sql.Writes;
 /// <summary>A stored trigger, parsed once per schema.</summary>
 internal sealed record TriggerProgram(SharcTrigger Stored, SqlCreateTriggerStatement Ast, bool InTemp = false)
 {
+    /// <summary>The text the program was parsed from, which its positions refer to.</summary>
+    public string Sql { get; init; } = Stored.Sql;
+
     /// <summary>BEFORE when no timing was written, as in SQLite.</summary>
     public SqlTriggerTiming Timing => Ast.Timing == SqlTriggerTiming.Unspecified ? SqlTriggerTiming.Before : Ast.Timing;
 }
@@ -55,9 +58,12 @@ internal sealed class TriggerRunner : ITriggerHook
             for (int i = schema.Triggers.Count - 1; i >= 0; i--)
             {
                 var stored = schema.Triggers[i];
-                if (SqlParser.ParseStatement(stored.Sql) is not SqlCreateTriggerStatement ast)
+                // SQLite stores a TEMP trigger as "CREATE TRIGGER …"; parsed back as TEMP, its steps may name schemas.
+                bool inTemp = SqlNameComparer.Instance.Equals(_db.SchemaName, "temp");
+                string text = inTemp && stored.Sql.StartsWith("CREATE ", StringComparison.OrdinalIgnoreCase) ? "CREATE TEMP " + stored.Sql["CREATE ".Length..] : stored.Sql;
+                if (SqlParser.ParseStatement(text) is not SqlCreateTriggerStatement ast)
                     throw new SharcCorruptException($"malformed database schema ({stored.Name})");
-                programs.Add(new TriggerProgram(stored, ast, SqlNameComparer.Instance.Equals(_db.SchemaName, "temp")));
+                programs.Add(new TriggerProgram(stored, ast, inTemp) { Sql = text });
             }
             _programs = programs;
             _schema = schema;
@@ -168,7 +174,7 @@ internal sealed class TriggerRunner : ITriggerHook
             {
                 // SQLite binds every table a trigger names to the trigger's schema, and says so when one is missing
                 // (a TEMP trigger's names are searched as a statement's are).
-                throw new SharcSqlException(NoSuchTable + "main." + e.SqliteMessage[NoSuchTable.Length..], p.Stored.Sql, 0);
+                throw new SharcSqlException(NoSuchTable + "main." + e.SqliteMessage[NoSuchTable.Length..], p.Sql, 0);
             }
             finally
             {
@@ -182,7 +188,7 @@ internal sealed class TriggerRunner : ITriggerHook
 
     private bool WhenHolds(TriggerProgram p, SqlExpr when, SqlValue[] slots)
     {
-        using var rx = RowExpressions.Compile(_db, p.Stored.Sql, [when]);
+        using var rx = RowExpressions.Compile(_db, p.Sql, [when]);
         DmlTarget.Bind(rx.Parameters, slots);
         return rx.IsTrue(0);
     }
@@ -195,7 +201,7 @@ internal sealed class TriggerRunner : ITriggerHook
 
     private void RunStep(TriggerProgram p, SqlStatement statement, TriggerRows rows, SqlValue[] slots, SqlConflictAction conflict)
     {
-        string sql = p.Stored.Sql;
+        string sql = p.Sql;
         int count = rows.SlotCount;
         // A TEMP trigger's writes go to the first database holding the table they name (temp, main, attached), which
         // need not be the database of the table that fired it.
