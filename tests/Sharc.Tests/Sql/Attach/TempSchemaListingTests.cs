@@ -61,7 +61,7 @@ public class TempSchemaListingTests
         o.Ok("CREATE TABLE aux.a(z INT) STRICT");
         o.Ok("SELECT * FROM pragma_table_list ORDER BY schema, name");
         o.Ok("SELECT schema, name, type, ncol FROM pragma_table_list WHERE schema = 'temp' ORDER BY name");
-        o.Ok("PRAGMA temp.table_list");
+        o.Ok("SELECT * FROM pragma_table_list('tt')");
         o.Ok("SELECT * FROM pragma_table_list('tv')");
         o.Ok("PRAGMA temp.table_info(tv)");
         o.Ok("PRAGMA table_info(tv)");
