@@ -203,9 +203,9 @@ internal sealed class TriggerRunner : ITriggerHook
     {
         string sql = p.Sql;
         int count = rows.SlotCount;
-        // A TEMP trigger writes a table of its own table's database when that holds the name, else the first database
-        // holding it (temp, main, attached), as SQLite 3.53 binds its steps.
-        var db = p.InTemp && !WritesOwn(statement) ? DatabaseRouting.Target(_db, statement) : _db;
+        // A TEMP trigger's writes go to the first database holding the table they name (temp, main, attached), which
+        // need not be the database of the table that fired it.
+        var db = p.InTemp && statement is not SqlSelectStatement ? DatabaseRouting.Target(_db, statement) : _db;
         if (!ReferenceEquals(db, _db)) db.JoinConnectionTransaction();
         switch (statement)
         {
@@ -228,18 +228,6 @@ internal sealed class TriggerRunner : ITriggerHook
                 Unsupported.Throw(IntentCompiler.StatementName(statement) + " in a trigger", sql, statement.Start);
                 break;
         }
-    }
-
-    private bool WritesOwn(SqlStatement statement)
-    {
-        var target = statement switch
-        {
-            SqlInsertStatement i => i.Table,
-            SqlUpdateStatement u => u.Table,
-            SqlDeleteStatement d => d.Table,
-            _ => null,
-        };
-        return target is null || (target.Schema is null && (_db.Schema.FindTable(target.Name) is not null || _db.Schema.FindView(target.Name) is not null));
     }
 
     // ---------------------------------------------------------------- the C# API's writes

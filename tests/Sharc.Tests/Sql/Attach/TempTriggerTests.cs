@@ -97,7 +97,7 @@ public class TempTriggerTests
     }
 
     [Fact]
-    public void A_temp_trigger_writes_its_tables_database_first_then_searches()
+    public void A_temp_trigger_writes_the_first_database_holding_the_name()
     {
         using var o = new AttachOracle();
         o.Ok("CREATE TABLE t(a)");
