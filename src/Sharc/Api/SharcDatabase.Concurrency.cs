@@ -204,7 +204,7 @@ public sealed partial class SharcDatabase
     {
         var header = ReadHeader(_source);
         bool same = !reloadSchema && current is not null && current.Header.SchemaCookie == header.SchemaCookie;
-        return same ? current!.WithHeader(header) : new DatabaseState(header, SchemaLoader.Load(_source, header));
+        return same ? current!.WithHeader(header) : new DatabaseState(header, SchemaLoader.Load(_source, header, temp: _owner is not null && _schemaName == "temp"));
     }
 
     /// <summary>True when the calling flow owns the open write transaction (it reads its own uncommitted pages).</summary>

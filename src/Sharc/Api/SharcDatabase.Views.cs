@@ -72,7 +72,7 @@ public sealed partial class SharcDatabase
     }
 
     /// <summary>
-    /// CREATE TEMP VIEW: registers a connection-local view. <paramref name="columns"/> names its columns (empty: the
+    /// <see cref="RegisterView"/>: registers a connection-local view (CREATE TEMP VIEW makes a view of the temp database instead). <paramref name="columns"/> names its columns (empty: the
     /// SELECT's names). With <paramref name="ifNotExists"/>, an existing view of that name makes this a no-op.
     /// </summary>
     internal void RegisterTempView(string name, IReadOnlyList<string> columns, string selectSql, bool ifNotExists)

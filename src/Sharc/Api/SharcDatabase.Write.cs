@@ -680,7 +680,7 @@ public sealed partial class SharcDatabase
         var triggers = Schema.Triggers;
         for (int i = 0; i < triggers.Count; i++)
             if (SqlNameComparer.Instance.Equals(triggers[i].TableName, table)) return true;
-        return false;
+        return Sql.Writes.TempTriggers.AnyOn(this, table);
     }
 
     // ---------------------------------------------------------------- sqlite_sequence

@@ -37,8 +37,11 @@ internal static class SchemaBuilder
         public int Position { get; set; }
     }
 
-    /// <summary>Builds the schema; <paramref name="pageCount"/> bounds root pages (0 skips that check).</summary>
-    public static SharcSchema Build(IReadOnlyList<SchemaRow> rows, uint pageCount)
+    /// <summary>
+    /// Builds the schema; <paramref name="pageCount"/> bounds root pages (0 skips that check). With
+    /// <paramref name="foreignTriggers"/> (a temp database) a trigger's table may be in another database.
+    /// </summary>
+    public static SharcSchema Build(IReadOnlyList<SchemaRow> rows, uint pageCount, bool foreignTriggers = false)
     {
         var schemaTable = CreateTableParser.ParseTable(SkipToTableName(SchemaTableSql)).Table.ToSharcTable(1, SchemaTableSql);
         var tables = new List<TableEntry>();
@@ -125,7 +128,7 @@ internal static class SchemaBuilder
             {
                 ResolveIndex(ie, tablesByName);
             }
-            else if (item is ValueTuple<SchemaRow, SchemaStatement> (var row, var st) && !tablesByName.ContainsKey(st.TableName))
+            else if (item is ValueTuple<SchemaRow, SchemaStatement> (var row, var st) && !foreignTriggers && !tablesByName.ContainsKey(st.TableName))
             {
                 throw Malformed(row, $"no such table: main.{st.TableName}");
             }

@@ -25,11 +25,17 @@ internal static class SchemaLoader
         }
     }
 
-    public static SharcSchema Load(IPageSource source, DatabaseHeader header)
+    /// <param name="source">The database's pages.</param>
+    /// <param name="header">Its header.</param>
+    /// <param name="temp">
+    /// A connection's temp database: its TEMP triggers may be on tables of other databases, and its schema is neither
+    /// taken from nor put in the cache shared with files (whose schemas must not accept such triggers).
+    /// </param>
+    public static SharcSchema Load(IPageSource source, DatabaseHeader header, bool temp = false)
     {
         if (source.PageCount == 0) return SchemaBuilder.Build(new List<SchemaRow>(), 0);
         uint pageCount = source.PageCount;
-        if (FindByPage1(source, header) is { } known) return known;
+        if (!temp && FindByPage1(source, header) is { } known) return known;
         var rows = new List<SchemaRow>();
 
         var encoding = TextCodec.For(header.TextEncoding);
@@ -57,7 +63,7 @@ internal static class SchemaLoader
                 }
             }
             var key = records.AsSpan(0, used);
-            if (!inPage1 && SchemaCache.FindRecords(key, header, pageCount) is { } cached) return cached;
+            if (!temp && !inPage1 && SchemaCache.FindRecords(key, header, pageCount) is { } cached) return cached;
 
             var layout = new RecordLayout(5);
             foreach (var (offset, length, page) in rowAt)
@@ -72,7 +78,8 @@ internal static class SchemaLoader
                 string? sql = Text(layout, payload, 4, encoding, page);
                 rows.Add(new SchemaRow(type, name, table, root, sql));
             }
-            var schema = SchemaBuilder.Build(rows, pageCount);
+            var schema = SchemaBuilder.Build(rows, pageCount, foreignTriggers: temp);
+            if (temp) return schema;
             if (inPage1)
             {
                 var page1 = source.Acquire(1);

@@ -80,7 +80,7 @@ internal sealed partial class TableWriter
             _indexes.Add(PlanIndex(table, index));
         }
         PlanComputed();
-        HasTriggers = db.HasTriggers(table.Name);
+        _ownTriggers = db.Schema.Triggers.Any(t => SqlNameComparer.Instance.Equals(t.TableName, table.Name));
     }
 
     public SharcTable Table => _table;
@@ -89,7 +89,10 @@ internal sealed partial class TableWriter
     /// True when a trigger is attached to the table: the C# API then writes through the trigger runner. Writers are
     /// dropped whenever the schema changes, so this stays true to the schema.
     /// </summary>
-    public bool HasTriggers { get; }
+    public bool HasTriggers => _ownTriggers || Sql.Writes.TempTriggers.AnyOn(_db, _table.Name);
+
+    // A TEMP trigger on this table lives in the temp database's schema, which changes without this one changing.
+    private readonly bool _ownTriggers;
 
     /// <summary>The rowid of the row whose primary key is <paramref name="key"/> in a rowid table, or null when there is none.</summary>
     public long? RowIdForKey(ReadOnlySpan<StoredValue> key)

@@ -25,9 +25,9 @@ internal static class DatabaseRouting
             SqlCreateIndexStatement x => x.Schema is null ? Holding(connection, null, x.Table)
                 : IsTemp(x.Schema) ? (Existing(connection, "temp") is { } temp && temp.Schema.FindTable(x.Table) is not null ? temp : null)
                 : Named(connection, x.Schema),
-            SqlCreateViewStatement v => v.Temporary || v.Schema is null || IsTemp(v.Schema) ? null : Named(connection, v.Schema),
-            // A TEMP trigger on a table outside temp stays on main, which refuses it (not supported).
-            SqlCreateTriggerStatement tr => tr.Temporary || (tr.Schema is not null && IsTemp(tr.Schema)) ? (TempHolds(connection, tr.Table) ? connection.TempDatabase : null)
+            SqlCreateViewStatement v => v.Temporary || (v.Schema is not null && IsTemp(v.Schema)) ? connection.TempDatabase : Named(connection, v.Schema),
+            // A TEMP trigger lives in temp whatever database its table is in.
+            SqlCreateTriggerStatement tr => tr.Temporary || (tr.Schema is not null && IsTemp(tr.Schema)) ? connection.TempDatabase
                 : tr.Schema is not null ? Named(connection, tr.Schema)
                 : TempHolds(connection, tr.Table) ? connection.TempDatabase : null,
             // A registered temp view lives on the connection itself.
@@ -51,6 +51,8 @@ internal static class DatabaseRouting
     private static bool CreatesTemp(SqlStatement statement) => statement switch
     {
         SqlCreateTableStatement t => t.Temporary || (t.Schema is not null && IsTemp(t.Schema)),
+        SqlCreateTriggerStatement tr => tr.Temporary || (tr.Schema is not null && IsTemp(tr.Schema)),
+        SqlCreateViewStatement v => v.Temporary || (v.Schema is not null && IsTemp(v.Schema)),
         _ => false,
     };
 

@@ -54,7 +54,10 @@ internal static class DdlStatements
                 case SqlAddColumnStatement add:
                     return Write(db, () => new SchemaWriter(db).AddColumn(add.Table, sql[add.Column.Start..add.Column.End]));
                 case SqlRenameTableStatement rename:
-                    return Write(db, () => db.RenameTableInStatement(rename.Table, rename.NewName));
+                    string renamed = db.Schema.FindTable(rename.Table)?.Name ?? rename.Table;
+                    var afterRename = Write(db, () => db.RenameTableInStatement(rename.Table, rename.NewName));
+                    TempTriggers.TableRenamed(db, renamed, rename.NewName);
+                    return afterRename;
                 case SqlRenameColumnStatement rename:
                     return Write(db, () => db.RenameColumnInStatement(rename.Table, rename.Column, rename.NewName));
                 case SqlDropColumnStatement d:
@@ -91,32 +94,32 @@ internal static class DdlStatements
         if (view.Temporary && view.Schema is { } vs && !IsTemp(vs) && db.FindDatabase(vs) is not null)
             throw new SharcException("temporary table name must be unqualified");
         CheckSchemaName(db, sql, view.Schema, view.Start);
-        if ((view.Temporary || IsTemp(view.Schema)) && db.SchemaName == "main")
-        {
-            db.RegisterTempView(view.Name, view.Columns, sql[view.Query.Start..view.Query.End], view.IfNotExists);
-            return StatementOutcome.None;
-        }
+        // A TEMP view is a view of the temp database (listed in sqlite_temp_schema), routed there like a TEMP table.
         return Write(db, () => new SchemaWriter(db).CreateView(text, view.IfNotExists));
     }
 
     private static StatementOutcome CreateTrigger(SharcDatabase db, string sql, string text, SqlCreateTriggerStatement trigger)
     {
         CheckSchemaName(db, sql, trigger.Schema, trigger.Start);
-        // A TEMP trigger is stored in the temp database; Sharc fires the triggers of a table's own database only.
-        if ((trigger.Temporary || IsTemp(trigger.Schema)) && !IsTemp(db.SchemaName))
-            Unsupported.Throw("CREATE TEMP TRIGGER", "on a table outside the temp database", sql, trigger.Start);
+        if (IsTemp(db.SchemaName)) return TempTriggers.Create(db, text, trigger);
         if (trigger.TableSchema is { } tableSchema && !IsOwn(db, tableSchema))
             throw new SharcException($"trigger {trigger.Name} cannot reference objects in database {tableSchema}");
         var table = db.Schema.FindTable(trigger.Table);
         bool isView = table is null && db.Schema.FindView(trigger.Table) is not null;
         if (table is null && !isView) throw new SharcException($"no such table: {db.SchemaName}.{trigger.Table}");
         string name = table?.Name ?? db.Schema.FindView(trigger.Table)!.Name;
+        CheckTriggerTarget(trigger, name, isView);
+        return Write(db, () => new SchemaWriter(db).CreateTrigger(text, trigger.Table, trigger.IfNotExists));
+    }
+
+    /// <summary>SQLite's refusals of a trigger's table or view <paramref name="name"/> (as the schema spells it).</summary>
+    internal static void CheckTriggerTarget(SqlCreateTriggerStatement trigger, string name, bool isView)
+    {
         if (name.StartsWith("sqlite_", StringComparison.OrdinalIgnoreCase)) throw new SharcException("cannot create trigger on system table");
         if (isView && trigger.Timing != SqlTriggerTiming.InsteadOf)
             throw new SharcException($"cannot create {(trigger.Timing == SqlTriggerTiming.After ? "AFTER" : "BEFORE")} trigger on view: {name}");
         if (!isView && trigger.Timing == SqlTriggerTiming.InsteadOf)
             throw new SharcException($"cannot create INSTEAD OF trigger on table: {name}");
-        return Write(db, () => new SchemaWriter(db).CreateTrigger(text, name, trigger.IfNotExists));
     }
 
     private static StatementOutcome Drop(SharcDatabase db, SqlDropStatement drop)
@@ -138,8 +141,14 @@ internal static class DdlStatements
             case SqlObjectKind.Table:
                 if (db.Schema.FindTable(drop.Name) is null && db.Schema.FindView(drop.Name) is { } v)
                     throw new SharcException($"use DROP VIEW to delete view {v.Name}");
-                if (db.Schema.FindTable(drop.Name) is null && !drop.IfExists) throw new SharcException($"no such table: {drop.Name}");
-                return Write(db, () => new SchemaWriter(db).DropTable(drop.Name, drop.IfExists));
+                if (db.Schema.FindTable(drop.Name) is not { } dropped)
+                {
+                    if (drop.IfExists) return StatementOutcome.None;
+                    throw new SharcException($"no such table: {drop.Name}");
+                }
+                var outcome = Write(db, () => new SchemaWriter(db).DropTable(drop.Name, drop.IfExists));
+                TempTriggers.TableDropped(db, dropped.Name);
+                return outcome;
             case SqlObjectKind.Index:
                 if (db.Schema.FindIndex(drop.Name) is null && !drop.IfExists) throw new SharcException($"no such index: {drop.Name}");
                 return Write(db, () => new SchemaWriter(db).DropIndex(drop.Name, drop.IfExists));
@@ -154,7 +163,7 @@ internal static class DdlStatements
                 if (!db.Schema.Triggers.Any(t => SqlNameComparer.Instance.Equals(t.Name, drop.Name)))
                 {
                     if (drop.IfExists) return StatementOutcome.None;
-                    throw new SharcException($"no such trigger: {drop.Name}");
+                    throw new SharcException($"no such trigger: {(drop.Schema is null ? "" : drop.Schema + ".")}{drop.Name}");
                 }
                 return Write(db, () => new SchemaWriter(db).DropTrigger(drop.Name, drop.IfExists));
         }

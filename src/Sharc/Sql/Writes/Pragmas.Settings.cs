@@ -87,7 +87,7 @@ internal static partial class Pragmas
                 })));
                 return true;
             case "table_list":
-                outcome = Rows(TableListRows(db, value));
+                outcome = Rows(TableListRows(db, value, allDatabases: pragma.Schema is null));
                 return true;
             case "foreign_key_check":
                 outcome = Rows(ForeignKeyCheckRows(db, value, sql, pragma));
@@ -165,16 +165,26 @@ internal static partial class Pragmas
     }
 
     /// <summary>
-    /// PRAGMA table_list [(name)]: every table and view of main, then sqlite_schema, with column count, WITHOUT ROWID
-    /// and STRICT flags, as SQLite lists them (temp schema rows belong to the connection's temp schema).
+    /// PRAGMA table_list [(name)]: every table and view of a database, then its schema table (sqlite_temp_schema in
+    /// temp), with column count, WITHOUT ROWID and STRICT flags, as SQLite lists them; unqualified
+    /// (<paramref name="allDatabases"/>), main's, then temp's, then each attached database's.
     /// </summary>
-    internal static (string[] Columns, List<SqlValue[]> Rows) TableListRows(SharcDatabase db, string? only)
+    internal static (string[] Columns, List<SqlValue[]> Rows) TableListRows(SharcDatabase db, string? only, bool allDatabases = false)
     {
         var rows = new List<SqlValue[]>();
+        TableListRows(db, only, rows);
+        if (allDatabases && ReferenceEquals(db, db.Connection))
+            foreach (var other in db.TempViewSet?.Databases ?? []) TableListRows(other.Database, only, rows);
+        return (["schema", "name", "type", "ncol", "wr", "strict"], rows);
+    }
+
+    private static void TableListRows(SharcDatabase db, string? only, List<SqlValue[]> rows)
+    {
+        string schema = db.SchemaName;
         void Add(string name, string type, int ncol, bool withoutRowId, bool strict)
         {
             if (only is not null && !SqlNameComparer.Instance.Equals(only, name)) return;
-            rows.Add([SqlValue.Text("main"), SqlValue.Text(name), SqlValue.Text(type), SqlValue.Integer(ncol), SqlValue.Integer(withoutRowId ? 1 : 0), SqlValue.Integer(strict ? 1 : 0)]);
+            rows.Add([SqlValue.Text(schema), SqlValue.Text(name), SqlValue.Text(type), SqlValue.Integer(ncol), SqlValue.Integer(withoutRowId ? 1 : 0), SqlValue.Integer(strict ? 1 : 0)]);
         }
         foreach (var t in db.Schema.Tables)
         {
@@ -183,15 +193,14 @@ internal static partial class Pragmas
         }
         foreach (var v in db.Schema.Views)
             Add(v.Name, "view", ViewColumnCount(db, v.Name), false, false);
-        Add("sqlite_schema", "table", 5, false, false);
-        return (["schema", "name", "type", "ncol", "wr", "strict"], rows);
+        Add(SqlNameComparer.Instance.Equals(schema, "temp") ? "sqlite_temp_schema" : "sqlite_schema", "table", 5, false, false);
     }
 
     private static int ViewColumnCount(SharcDatabase db, string view)
     {
         try
         {
-            return Planning.QueryPlan.Create(db.Schema, "SELECT * FROM \"" + view.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"").Columns.Length;
+            return Planning.QueryPlan.Create(db.Schema, "SELECT * FROM \"" + view.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"", db.TempViewSet).Columns.Length;
         }
         catch (SharcException)
         {

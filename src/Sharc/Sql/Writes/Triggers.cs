@@ -12,8 +12,11 @@ using SqlExpr = Sharc.Sql.Ast.SqlExpr;
 namespace Sharc.Sql.Writes;
 
 /// <summary>A stored trigger, parsed once per schema.</summary>
-internal sealed record TriggerProgram(SharcTrigger Stored, SqlCreateTriggerStatement Ast)
+internal sealed record TriggerProgram(SharcTrigger Stored, SqlCreateTriggerStatement Ast, bool InTemp = false)
 {
+    /// <summary>The text the program was parsed from, which its positions refer to.</summary>
+    public string Sql { get; init; } = Stored.Sql;
+
     /// <summary>BEFORE when no timing was written, as in SQLite.</summary>
     public SqlTriggerTiming Timing => Ast.Timing == SqlTriggerTiming.Unspecified ? SqlTriggerTiming.Before : Ast.Timing;
 }
@@ -45,7 +48,7 @@ internal sealed class TriggerRunner : ITriggerHook
     public SharcTextEncoding TextEncoding => _db.TextEncoding;
 
     /// <summary>Every trigger of the schema in firing order: SQLite fires the most recently created first.</summary>
-    private List<TriggerProgram> Programs
+    internal List<TriggerProgram> Programs
     {
         get
         {
@@ -55,9 +58,12 @@ internal sealed class TriggerRunner : ITriggerHook
             for (int i = schema.Triggers.Count - 1; i >= 0; i--)
             {
                 var stored = schema.Triggers[i];
-                if (SqlParser.ParseStatement(stored.Sql) is not SqlCreateTriggerStatement ast)
+                // SQLite stores a TEMP trigger as "CREATE TRIGGER …"; parsed back as TEMP, its steps may name schemas.
+                bool inTemp = SqlNameComparer.Instance.Equals(_db.SchemaName, "temp");
+                string text = inTemp && stored.Sql.StartsWith("CREATE ", StringComparison.OrdinalIgnoreCase) ? "CREATE TEMP " + stored.Sql["CREATE ".Length..] : stored.Sql;
+                if (SqlParser.ParseStatement(text) is not SqlCreateTriggerStatement ast)
                     throw new SharcCorruptException($"malformed database schema ({stored.Name})");
-                programs.Add(new TriggerProgram(stored, ast));
+                programs.Add(new TriggerProgram(stored, ast, inTemp) { Sql = text });
             }
             _programs = programs;
             _schema = schema;
@@ -65,13 +71,35 @@ internal sealed class TriggerRunner : ITriggerHook
         }
     }
 
-    /// <summary>True when any trigger is attached to the table or view named <paramref name="name"/>.</summary>
-    public bool HasTriggers(string name)
+    /// <summary>True when any trigger (its own, or a TEMP one) may be attached to the table or view named <paramref name="name"/>.</summary>
+    public bool HasTriggers(string name) => _db.HasTriggers(name);
+
+    /// <summary>
+    /// The triggers on <paramref name="name"/> in the order SQLite tries them: the temp database's triggers bound to
+    /// this database's table, oldest first (SQLite puts them ahead of the table's own list), then the table's own
+    /// triggers, newest first. In the temp database, a trigger bound to another database's table is not its own.
+    /// </summary>
+    private IEnumerable<TriggerProgram> Candidates(string name)
     {
-        var triggers = _db.Schema.Triggers;
-        for (int i = 0; i < triggers.Count; i++)
-            if (SqlNameComparer.Instance.Equals(triggers[i].TableName, name)) return true;
-        return false;
+        if (TempTriggers.Existing(_db) is { } temp)
+        {
+            if (!ReferenceEquals(temp, _db))
+            {
+                var programs = temp.TriggerRunner.Programs;
+                for (int i = programs.Count - 1; i >= 0; i--)
+                {
+                    var p = programs[i];
+                    if (SqlNameComparer.Instance.Equals(p.Ast.Table, name) && ReferenceEquals(TempTriggers.HomeOf(temp, p.Stored.Name, p.Ast), _db)) yield return p;
+                }
+            }
+            else
+            {
+                foreach (var p in Programs)
+                    if (SqlNameComparer.Instance.Equals(p.Ast.Table, name) && ReferenceEquals(TempTriggers.HomeOf(temp, p.Stored.Name, p.Ast), temp)) yield return p;
+                yield break;
+            }
+        }
+        foreach (var p in Programs) yield return p;
     }
 
     /// <summary>
@@ -88,7 +116,7 @@ internal sealed class TriggerRunner : ITriggerHook
     {
         if (!HasTriggers(name)) return null;
         List<TriggerProgram>? before = null, after = null, instead = null;
-        foreach (var p in Programs)
+        foreach (var p in Candidates(name))
         {
             var ast = p.Ast;
             if (ast.Event != kind || !SqlNameComparer.Instance.Equals(ast.Table, name)) continue;
@@ -135,17 +163,18 @@ internal sealed class TriggerRunner : ITriggerHook
             {
                 using var scope = IntentCompiler.EnterTrigger(rows);
                 if (p.Ast.When is { } when && !WhenHolds(p, when, slots)) continue;
-                foreach (var statement in p.Ast.Body) RunStep(p.Stored.Sql, statement, rows, slots, conflict);
+                foreach (var statement in p.Ast.Body) RunStep(p, statement, rows, slots, conflict);
             }
             catch (TriggerIgnoreException)
             {
                 return false;
             }
-            catch (SharcSqlException e) when (e.SqliteMessage.StartsWith(NoSuchTable, StringComparison.Ordinal)
+            catch (SharcSqlException e) when (!p.InTemp && e.SqliteMessage.StartsWith(NoSuchTable, StringComparison.Ordinal)
                 && !e.SqliteMessage.Contains('.', StringComparison.Ordinal))
             {
-                // SQLite binds every table a trigger names to the trigger's schema, and says so when one is missing.
-                throw new SharcSqlException(NoSuchTable + "main." + e.SqliteMessage[NoSuchTable.Length..], p.Stored.Sql, 0);
+                // SQLite binds every table a trigger names to the trigger's schema, and says so when one is missing
+                // (a TEMP trigger's names are searched as a statement's are).
+                throw new SharcSqlException(NoSuchTable + "main." + e.SqliteMessage[NoSuchTable.Length..], p.Sql, 0);
             }
             finally
             {
@@ -159,7 +188,7 @@ internal sealed class TriggerRunner : ITriggerHook
 
     private bool WhenHolds(TriggerProgram p, SqlExpr when, SqlValue[] slots)
     {
-        using var rx = RowExpressions.Compile(_db, p.Stored.Sql, [when]);
+        using var rx = RowExpressions.Compile(_db, p.Sql, [when]);
         DmlTarget.Bind(rx.Parameters, slots);
         return rx.IsTrue(0);
     }
@@ -170,22 +199,27 @@ internal sealed class TriggerRunner : ITriggerHook
     /// </summary>
     private void Counted(StatementOutcome outcome) => _db.Session.TriggerStatementDone(outcome.Changes);
 
-    private void RunStep(string sql, SqlStatement statement, TriggerRows rows, SqlValue[] slots, SqlConflictAction conflict)
+    private void RunStep(TriggerProgram p, SqlStatement statement, TriggerRows rows, SqlValue[] slots, SqlConflictAction conflict)
     {
+        string sql = p.Sql;
         int count = rows.SlotCount;
+        // A TEMP trigger's writes go to the first database holding the table they name (temp, main, attached), which
+        // need not be the database of the table that fired it.
+        var db = p.InTemp && statement is not SqlSelectStatement ? DatabaseRouting.Target(_db, statement) : _db;
+        if (!ReferenceEquals(db, _db)) db.JoinConnectionTransaction();
         switch (statement)
         {
             case SqlInsertStatement insert:
                 insert = insert with { ParameterCount = count, Conflict = conflict == SqlConflictAction.Default ? insert.Conflict : conflict };
-                if (!ViewTriggers.TryRun(_db, sql, insert, slots, out _)) Counted(DmlInsert.Run(_db, sql, insert, slots));
+                if (!ViewTriggers.TryRun(db, sql, insert, slots, out _)) Counted(DmlInsert.Run(db, sql, insert, slots));
                 break;
             case SqlUpdateStatement update:
                 update = update with { ParameterCount = count, Conflict = conflict == SqlConflictAction.Default ? update.Conflict : conflict };
-                if (!ViewTriggers.TryRun(_db, sql, update, slots, out _)) Counted(DmlChange.Update(_db, sql, update, slots));
+                if (!ViewTriggers.TryRun(db, sql, update, slots, out _)) Counted(DmlChange.Update(db, sql, update, slots));
                 break;
             case SqlDeleteStatement delete:
                 delete = delete with { ParameterCount = count };
-                if (!ViewTriggers.TryRun(_db, sql, delete, slots, out _)) Counted(DmlChange.Delete(_db, sql, delete, slots));
+                if (!ViewTriggers.TryRun(db, sql, delete, slots, out _)) Counted(DmlChange.Delete(db, sql, delete, slots));
                 break;
             case SqlSelectStatement select:
                 DmlTarget.RunSelect(_db, sql, select with { ParameterCount = count }, slots, out _);

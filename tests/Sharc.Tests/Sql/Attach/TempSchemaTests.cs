@@ -76,16 +76,6 @@ public class TempSchemaTests
     }
 
     [Fact]
-    public void A_temp_trigger_on_a_main_table_says_it_is_not_supported()
-    {
-        using var dir = new Infrastructure.TempDir();
-        using var db = SharcDatabase.Create(dir.File("m.db"));
-        db.Execute("CREATE TABLE m(a)");
-        ((Action)(() => db.Execute("CREATE TEMP TRIGGER tr AFTER INSERT ON m BEGIN SELECT 1; END"))).Should().Throw<SharcSqlException>()
-            .Which.SqliteMessage.Should().Contain("is not supported");
-    }
-
-    [Fact]
     public void Temp_objects_never_reach_the_file()
     {
         using var dir = new Infrastructure.TempDir();

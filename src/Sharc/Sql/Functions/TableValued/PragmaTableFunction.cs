@@ -94,11 +94,12 @@ internal sealed class PragmaTableFunction : TableFunction
         }
         // A PRAGMA that takes an argument answers nothing without one (as SQLite's pragma_table_info(NULL) does).
         if (arg is null && _hidden.Length > 0 && _hidden[0] == "arg" && _pragma is not ("integrity_check" or "quick_check" or "table_list" or "foreign_key_check")) return;
-        if (schema is not null && !string.Equals(schema, "main", StringComparison.OrdinalIgnoreCase))
+        if (schema is not null && !string.Equals(schema, "main", StringComparison.OrdinalIgnoreCase) && db.Connection.TempViewSet?.FindDatabase(schema) is null)
             SqlErrors.Throw($"unknown database '{schema}'");
         string sql = $"PRAGMA {_pragma}";
         var statement = new SqlPragmaStatement(schema, _pragma, arg, Parenthesized: arg is not null);
-        var outcome = Writes.Pragmas.Run(db, sql, statement);
+        // As PRAGMA itself: on the database the schema names, or the one holding the named table (temp first).
+        var outcome = Writes.Pragmas.Run(Writes.DatabaseRouting.Target(db, statement), sql, statement);
         if (outcome.Rows is not { } rows) return;
         try
         {
