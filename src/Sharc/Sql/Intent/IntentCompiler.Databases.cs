@@ -43,7 +43,7 @@ internal sealed partial class IntentCompiler
         }
         var databases = _tempViews!.Databases;
         string name = t.Name;
-        if (t.Schema is { } q)
+        if (Qualifier(t) is { } q)
         {
             if (SqlText.EqualsIgnoreCase(q, "main")) return Main(out schema, out database, out schemaName);
             for (int i = 0; i < databases.Count; i++)
@@ -77,6 +77,17 @@ internal sealed partial class IntentCompiler
         }
         return true;
     }
+
+    /// <summary>
+    /// The database a view stored in main or an attached database is compiled in (null: none, or temp). SQLite fixes
+    /// every unqualified name of such a view to the view's own database when it reads the CREATE VIEW, so a TEMP
+    /// table or view of the same name never hides what the view reads; a TEMP view searches temp, main, attached.
+    /// </summary>
+    private string? _viewHome;
+
+    /// <summary>The database a table reference names: its own qualifier, else the home of the view it is read in.</summary>
+    private string? Qualifier(SqlTableRef t)
+        => t.Schema ?? (_viewHome is { } home && !SqlText.EqualsIgnoreCase(home, "temp") && _otherSchemas is not null ? home : null);
 
     private bool Main(out SharcSchema schema, out SharcDatabase? database, out string? schemaName)
     {

@@ -245,7 +245,7 @@ internal sealed partial class IntentCompiler
         if (view is not null)
         {
             if (t.IndexedBy is not null || t.NotIndexed) throw Error($"no such index: {t.IndexedBy}", t.Start);
-            return ExpandView(view, alias, t.Start, parent);
+            return ExpandView(view, alias, t.Start, parent, schemaName);
         }
         if (IsTempSchemaTable(t.Name, t.Schema) && schemaName is null or "main")
         {
@@ -256,11 +256,12 @@ internal sealed partial class IntentCompiler
         // A table-valued function named without arguments (FROM pragma_user_version).
         if (t.IndexedBy is null && Functions.TableValued.TableFunctions.TryGet(t.Name, out _))
             return CompileTableFunction(new SqlTableFunctionRef(t.Schema, t.Name, [], t.Alias) { Start = t.Start, End = t.End }, parent, inJoin: false);
-        throw Error($"no such table: {(t.Schema is null ? "" : t.Schema + ".")}{t.Name}", t.Start);
+        string? qualifier = Qualifier(t);
+        throw Error($"no such table: {(qualifier is null ? "" : qualifier + ".")}{t.Name}", t.Start);
     }
 
     /// <summary>A view is compiled from its stored SELECT as a subquery in FROM, each time it is named.</summary>
-    private IntentSource ExpandView(SharcView view, string alias, int offset, Scope? parent)
+    private IntentSource ExpandView(SharcView view, string alias, int offset, Scope? parent, string? home = null)
     {
         foreach (var v in _expanding)
             if (SqlNameComparer.Instance.Equals(v, view.Name)) throw Error($"view {view.Name} is circularly defined", offset);
@@ -281,6 +282,8 @@ internal sealed partial class IntentCompiler
         _expanding.Add(view.Name);
         _sql = view.SelectSql;
         _with = null;
+        string? outerHome = _viewHome;
+        _viewHome = home;
         QueryIntent inner;
         try
         {
@@ -291,6 +294,7 @@ internal sealed partial class IntentCompiler
         {
             _with = outerWith;
             _sql = outerSql;
+            _viewHome = outerHome;
             _expanding.RemoveAt(_expanding.Count - 1);
         }
         return new SubquerySource(inner, alias, SubqueryColumns(inner, view, offset));
