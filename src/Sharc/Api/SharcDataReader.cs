@@ -257,7 +257,7 @@ public partial class SharcDataReader : IDisposable
         if (_plan.SchemaCookie == state.Header.SchemaCookie) return;
         var schema = state.LoadedSchema ?? state.LoadSchema(_view ?? _pages);
         if (_plan.Schema is { } planned && ReferenceEquals(planned, schema)) return;
-        if (_query is null && state.Header.UsableSize == _db.Header.UsableSize && _plan.Replan(schema, state.Header.SchemaCookie) is { } next
+        if (_query is null && state.Header.UsableSize == _cursor.UsableSize && _plan.Replan(schema, state.Header.SchemaCookie) is { } next
             && ReplanIndex(schema))
         {
             _plan = next;

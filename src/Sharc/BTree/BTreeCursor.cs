@@ -58,6 +58,9 @@ internal sealed partial class BTreeCursor : IDisposable
     public bool IsIndex => _isIndex;
     public uint RootPage => _root;
 
+    /// <summary>The usable page size the cursor reads cells with.</summary>
+    public int UsableSize => _usable;
+
     /// <summary>True when positioned on an entry.</summary>
     public bool IsValid => _valid;
 

@@ -135,6 +135,29 @@ public class ReaderAcrossDdlTests
     }
 
     [Fact]
+    public void Another_connections_vacuum_to_a_new_page_size_fails_a_reader_with_a_typed_error_instead_of_misreading()
+    {
+        using var dir = new TempDir();
+        using var db = Create(dir);
+        using var reader = db.PrepareReader("t", "name");
+        reader.Seek(3).Should().BeTrue();
+        reader.Reset();
+        // Another connection (this one refuses while its own readers are open) vacuums to a new page size.
+        using (var other = SharcDatabase.Open(dir.File("r.db"), new SharcOpenOptions { Writable = true }))
+        {
+            other.Execute("PRAGMA page_size = 1024");
+            other.Execute("VACUUM");
+            other.Header.PageSize.Should().Be(1024, "VACUUM applies a new page size, as in SQLite");
+        }
+        var seek = () => reader.Seek(4);
+        seek.Should().Throw<SharcException>().WithMessage("*another page size*");
+        using var reopened = SharcDatabase.Open(dir.File("r.db"));
+        using var fresh = reopened.PrepareReader("t", "name");
+        fresh.Seek(4).Should().BeTrue();
+        fresh.GetString(0).Should().Be("n0004");
+    }
+
+    [Fact]
     public void A_reader_on_a_snapshot_keeps_reading_the_old_version_after_vacuum()
     {
         using var dir = new TempDir();
