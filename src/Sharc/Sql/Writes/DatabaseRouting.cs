@@ -56,10 +56,10 @@ internal static class DatabaseRouting
         _ => false,
     };
 
-    private static bool IsTemp(string name) => SqlNameComparer.Instance.Equals(name, "temp");
+    internal static bool IsTemp(string name) => SqlNameComparer.Instance.Equals(name, "temp");
 
     /// <summary>The database called <paramref name="name"/> if it exists (temp only once made).</summary>
-    private static SharcDatabase? Existing(SharcDatabase connection, string name)
+    internal static SharcDatabase? Existing(SharcDatabase connection, string name)
         => SqlNameComparer.Instance.Equals(name, "main") ? connection : connection.TempViewSet?.FindDatabase(name);
 
     /// <summary>A database a CREATE names: temp is made on demand.</summary>
@@ -70,7 +70,7 @@ internal static class DatabaseRouting
         => Existing(connection, "temp") is { } temp && (temp.Schema.FindTable(table) is not null || temp.Schema.FindView(table) is not null);
 
     /// <summary>The database holding table or view <paramref name="name"/>: the qualified one, or the first in search order.</summary>
-    private static SharcDatabase? Holding(SharcDatabase connection, string? qualifier, string name)
+    internal static SharcDatabase? Holding(SharcDatabase connection, string? qualifier, string name)
     {
         if (qualifier is not null) return Existing(connection, qualifier);
         foreach (var db in SearchOrder(connection))

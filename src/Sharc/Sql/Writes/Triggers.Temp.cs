@@ -41,19 +41,11 @@ internal static class TempTriggers
         return ast.TableSchema is { } s ? Database(temp, s) : Holding(temp, ast.Table);
     }
 
-    private static SharcDatabase? Database(SharcDatabase temp, string name)
-        => IsTemp(name) ? temp : SqlNameComparer.Instance.Equals(name, "main") ? temp.Connection : temp.Connection.TempViewSet?.FindDatabase(name);
+    /// <summary>The database called <paramref name="name"/> (temp, main or an attached one), as any statement finds it.</summary>
+    private static SharcDatabase? Database(SharcDatabase temp, string name) => DatabaseRouting.Existing(temp.Connection, name);
 
     /// <summary>The first database, in SQLite's search order (temp, main, attached), holding table or view <paramref name="name"/>.</summary>
-    private static SharcDatabase? Holding(SharcDatabase temp, string name)
-    {
-        if (Holds(temp, name)) return temp;
-        var connection = temp.Connection;
-        if (Holds(connection, name)) return connection;
-        foreach (var d in connection.TempViewSet?.Databases ?? [])
-            if (!IsTemp(d.Name) && Holds(d.Database, name)) return d.Database;
-        return null;
-    }
+    private static SharcDatabase? Holding(SharcDatabase temp, string name) => DatabaseRouting.Holding(temp.Connection, null, name);
 
     private static bool Holds(SharcDatabase db, string name) => db.Schema.FindTable(name) is not null || db.Schema.FindView(name) is not null;
 
@@ -119,5 +111,5 @@ internal static class TempTriggers
         });
     }
 
-    private static bool IsTemp(string name) => SqlNameComparer.Instance.Equals(name, "temp");
+    private static bool IsTemp(string name) => DatabaseRouting.IsTemp(name);
 }
